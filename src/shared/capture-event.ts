@@ -1,0 +1,119 @@
+/**
+ * The one event shape every capture path produces (hooks, transcript watcher, native plugins).
+ * Kept free of dependencies: the hook bundle imports it.
+ */
+import { createHash } from 'node:crypto';
+import { isAbsolute } from 'node:path';
+import type { HostId } from './hosts.js';
+
+export type CaptureSource = 'hook' | 'transcript' | 'plugin';
+
+export type CaptureKind =
+  | 'session_start'
+  | 'prompt'
+  | 'tool_use' // a tool call seen before its result (transcripts, plugins' "before" events)
+  | 'tool_result' // a finished tool call: carries the response, and the input too where known
+  //                (hooks' PostToolUse). Merged with the tool_use of the same toolUseId.
+  | 'file_edit'
+  | 'assistant_message'
+  | 'observation' // a ready-made note (transcript `observation` action, plugins)
+  | 'compact'
+  | 'session_end';
+
+export const CAPTURE_KINDS: readonly CaptureKind[] = [
+  'session_start', 'prompt', 'tool_use', 'tool_result', 'file_edit',
+  'assistant_message', 'observation', 'compact', 'session_end',
+];
+
+export interface FileEdit {
+  oldText?: string;
+  newText?: string;
+}
+
+export interface CaptureEvent {
+  host: HostId;
+  source: CaptureSource;
+  kind: CaptureKind;
+  /** The host's own session id, validated against SESSION_ID_RE. */
+  sessionId: string;
+  /** The host's own prompt/turn id. Never invented. */
+  promptId?: string;
+  toolUseId?: string;
+  /** Subagents: the agent's id and the session that spawned it. */
+  agentId?: string;
+  parentSessionId?: string;
+  isSubagent?: boolean;
+  /** Absolute working directory. */
+  cwd: string;
+  prompt?: string;
+  /** Normalized tool name (Bash, Read, Edit, Write, Grep, Glob, WebFetch, WebSearch, Task, mcp__server__tool, ...). */
+  toolName?: string;
+  /** The host's own tool name before normalization. */
+  rawToolName?: string;
+  toolInput?: unknown;
+  toolResponse?: unknown;
+  /** True when the tool reported failure (PostToolUseFailure, non-zero exit, error flag). */
+  toolFailed?: boolean;
+  filePath?: string;
+  edits?: FileEdit[];
+  message?: string;
+  /** session_end / compact / session_start reason or source (startup, resume, clear, ...). */
+  reason?: string;
+  title?: string;
+  transcriptPath?: string;
+  /** ISO time of capture; set once and kept through spool and retries. */
+  at: string;
+  /** Marks synthetic events written by `doctor`; removed after the round trip. */
+  probe?: boolean;
+  /** The host's model, when given. */
+  model?: string;
+}
+
+export const SESSION_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Upper bound for any single free-text field before truncation (characters). */
+export const MAX_FIELD_CHARS = 64 * 1024;
+export const TRUNCATION_MARKER = '…[truncated by claude-mem]';
+
+export function isValidSessionId(id: unknown): id is string {
+  return typeof id === 'string' && SESSION_ID_RE.test(id);
+}
+
+export function isValidCwd(cwd: unknown): cwd is string {
+  return typeof cwd === 'string' && cwd.length > 0 && cwd.length < 4096 && isAbsolute(cwd) && !cwd.includes('\0');
+}
+
+/** Truncates a string over `max` characters, keeping the head and a visible marker. */
+export function truncateText(text: string, max = MAX_FIELD_CHARS): string {
+  if (text.length <= max) return text;
+  return text.slice(0, Math.max(0, max - TRUNCATION_MARKER.length)) + TRUNCATION_MARKER;
+}
+
+/** Stable JSON (sorted keys) so equal content always hashes equally. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(',')}}`;
+}
+
+function sha(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
+ * The idempotency key of an event. Native ids win:
+ * - prompt with promptId: host|session|prompt|<promptId>  (same id = a retry = one row)
+ * - tool_use / tool_result with toolUseId: host|session|<kind>|<toolUseId>
+ * - otherwise a hash of the normalized content, kind and capture time. `at` is set once when the
+ *   event is captured and kept through spool and retries, so a redelivery is one row while the
+ *   same text typed twice (two captures, two times) stays two rows.
+ */
+export function eventKey(e: CaptureEvent): string {
+  const base = `${e.host}|${e.sessionId}|${e.kind}`;
+  if (e.kind === 'prompt' && e.promptId) return `${base}|p:${e.promptId}`;
+  if ((e.kind === 'tool_use' || e.kind === 'tool_result') && e.toolUseId) return `${base}|t:${e.toolUseId}`;
+  const { host: _h, source: _s, probe: _p, ...content } = e;
+  return `${base}|h:${sha(stableStringify(content))}`;
+}

@@ -1,0 +1,94 @@
+/**
+ * The spool: capture that could not reach the worker. Each writer puts its batch in a file of
+ * its own (written to a temp name, fsynced, renamed), so concurrent hooks never interleave and a
+ * reader never sees half a file. The worker drains complete files; idempotency keys make a file
+ * read twice (crash between store and delete) store nothing new.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { CaptureEvent } from './capture-event.js';
+
+export const SPOOL_SUFFIX = '.jsonl';
+
+/** Appends events durably; returns the file written. Throws on failure (the caller decides). */
+export function writeSpool(spoolDir: string, events: readonly CaptureEvent[]): string {
+  mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+  const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const tmp = join(spoolDir, `.${name}.tmp`);
+  const final = join(spoolDir, `${name}${SPOOL_SUFFIX}`);
+  const body = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, body);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, final);
+  try {
+    const dfd = openSync(spoolDir, 'r');
+    try { fsyncSync(dfd); } finally { closeSync(dfd); }
+  } catch {
+    // Directory fsync is not supported everywhere; the rename is still atomic.
+  }
+  return final;
+}
+
+export interface SpoolFile {
+  path: string;
+  name: string;
+  mtimeMs: number;
+  size: number;
+}
+
+/** Complete spool files, oldest first. */
+export function listSpool(spoolDir: string): SpoolFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(spoolDir);
+  } catch {
+    return [];
+  }
+  const files: SpoolFile[] = [];
+  for (const name of names) {
+    if (!name.endsWith(SPOOL_SUFFIX) || name.startsWith('.')) continue;
+    const path = join(spoolDir, name);
+    try {
+      const st = statSync(path);
+      files.push({ path, name, mtimeMs: st.mtimeMs, size: st.size });
+    } catch {
+      // Removed by a concurrent drain.
+    }
+  }
+  return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export interface SpoolRead {
+  events: CaptureEvent[];
+  /** Lines that are not JSON objects: kept for a dead letter, never silently dropped. */
+  bad: string[];
+}
+
+export function readSpool(path: string): SpoolRead {
+  const out: SpoolRead = { events: [], bad: [] };
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (v && typeof v === 'object' && !Array.isArray(v)) out.events.push(v as CaptureEvent);
+      else out.bad.push(line);
+    } catch {
+      out.bad.push(line);
+    }
+  }
+  return out;
+}
+
+export function removeSpool(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already drained by another reader.
+  }
+}

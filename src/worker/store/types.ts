@@ -1,0 +1,225 @@
+/**
+ * The repository interface the worker, the MCP server, the transcript watcher and the CLI use.
+ * SQLite (better-sqlite3) is the implementation; a PostgreSQL one can implement the same interface.
+ */
+import type { CaptureEvent } from '../../shared/capture-event.js';
+import type { HostId } from '../../shared/hosts.js';
+
+export type ObservationType =
+  | 'command' // shell commands
+  | 'read'
+  | 'edit' // edits, writes, patches
+  | 'search' // grep/glob/code search
+  | 'web' // web fetch / web search
+  | 'mcp' // MCP tool calls
+  | 'agent' // subagent/task spawn
+  | 'tool' // generic fallback
+  | 'memory' // saved explicitly (mem_save)
+  | 'note'; // ready-made observation from a transcript / plugin
+
+export interface Observation {
+  id: number;
+  sessionId: number; // internal row id of the session
+  hostSessionId: string; // the host's own session id
+  host: HostId;
+  project: string;
+  promptNumber: number | null;
+  type: ObservationType;
+  title: string;
+  subtitle: string | null;
+  narrative: string;
+  facts: string[];
+  filesRead: string[];
+  filesModified: string[];
+  concepts: string[];
+  toolName: string | null;
+  toolUseId: string | null;
+  createdAt: string; // ISO
+}
+
+export interface PromptRow {
+  id: number;
+  sessionId: number;
+  hostSessionId: string;
+  host: HostId;
+  project: string;
+  number: number;
+  nativeId: string | null;
+  text: string;
+  createdAt: string;
+}
+
+export interface SessionRow {
+  id: number;
+  host: HostId;
+  hostSessionId: string;
+  project: string;
+  cwd: string;
+  parentSessionId: number | null;
+  isSubagent: boolean;
+  agentId: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  endReason: string | null;
+}
+
+export interface SummaryRow {
+  id: number;
+  sessionId: number;
+  hostSessionId: string;
+  host: HostId;
+  project: string;
+  request: string; // what was asked
+  filesRead: string[];
+  filesModified: string[];
+  commands: string[];
+  outcome: string;
+  text: string; // the whole summary, rendered
+  createdAt: string;
+}
+
+export interface IngestRejection {
+  index: number;
+  code: string; // stable, e.g. invalid_session_id, invalid_cwd, invalid_event
+  reason: string;
+}
+
+export interface IngestResult {
+  stored: number; // new events
+  duplicates: number; // idempotency key already present
+  rejected: IngestRejection[]; // permanent: never acceptable as given
+}
+
+export interface SearchQuery {
+  query: string; // words; prefix `foo*` works; empty = recent
+  project?: string;
+  host?: HostId;
+  type?: ObservationType | 'prompt' | 'summary';
+  since?: string; // ISO date or time, inclusive
+  until?: string; // ISO date or time, inclusive
+  file?: string; // path or suffix of a file read/modified
+  limit?: number; // default 20, max 200
+  offset?: number;
+}
+
+export interface SearchHit {
+  kind: 'observation' | 'prompt' | 'summary';
+  id: number;
+  title: string;
+  snippet: string;
+  host: HostId;
+  project: string;
+  hostSessionId: string;
+  type: string;
+  createdAt: string;
+  score: number; // BM25, lower is better as SQLite reports it; already sorted best first
+}
+
+export interface TimelineQuery {
+  /** Centre on an observation id, or on the newest item of a session / project. */
+  anchorId?: number;
+  hostSessionId?: string;
+  host?: HostId;
+  project?: string;
+  before?: number; // items before the anchor (default 5)
+  after?: number; // items after (default 5)
+}
+
+export interface TimelineItem {
+  kind: 'observation' | 'prompt' | 'summary' | 'session_start' | 'session_end';
+  id: number;
+  title: string;
+  host: HostId;
+  hostSessionId: string;
+  project: string;
+  createdAt: string;
+}
+
+export interface ContextQuery {
+  project?: string; // defaults to the project of cwd
+  cwd?: string;
+  host?: HostId;
+  hostSessionId?: string; // the session asking (excluded from "recent")
+  maxTokens?: number; // default 1500; approx 4 chars per token
+  limit?: number; // recent observations, default 20
+}
+
+export interface ContextResult {
+  project: string;
+  text: string; // ready to inject; '' when there is nothing
+  observationIds: number[];
+  summaryId: number | null;
+  approxTokens: number;
+}
+
+export interface SaveMemoryInput {
+  text: string;
+  title?: string;
+  project?: string;
+  cwd?: string;
+  host?: HostId;
+  hostSessionId?: string;
+  concepts?: string[];
+  files?: string[];
+}
+
+/** One transcript file's reading state (architecture §6). */
+export interface TranscriptCheckpoint {
+  filePath: string;
+  watchName: string;
+  offset: number; // bytes consumed (a line or zstd frame boundary)
+  inode: number | null;
+  fingerprint: string | null; // hash of a window of bytes before offset
+  /** Tool calls seen but not yet answered, keyed by call id. */
+  pending: Record<string, unknown>;
+  /** Session context gathered so far (session id, cwd, model, subagent marker, ...). */
+  context: Record<string, unknown>;
+  updatedAt?: string;
+}
+
+export interface DeadLetter {
+  id?: number;
+  source: 'transcript' | 'spool' | 'api';
+  filePath: string | null;
+  offset: number | null;
+  reason: string;
+  raw: string; // bounded (first 64 KiB)
+  createdAt?: string;
+}
+
+export interface StoreStats {
+  sessions: number;
+  prompts: number;
+  observations: number;
+  summaries: number;
+  events: number;
+  deadLetters: number;
+  lastEventAtByHost: Partial<Record<HostId, string>>;
+  schemaVersion: number;
+}
+
+export interface MemoryStore {
+  /** Stores events exactly once each (idempotency keys), deriving sessions, prompts, observations, summaries. One transaction. */
+  ingest(events: CaptureEvent[]): IngestResult;
+  /** Same as ingest, plus the file's checkpoint, in the same transaction: both or neither. */
+  ingestWithCheckpoint(events: CaptureEvent[], checkpoint: TranscriptCheckpoint): IngestResult;
+  getCheckpoint(filePath: string): TranscriptCheckpoint | undefined;
+  deleteCheckpoint(filePath: string): void;
+  addDeadLetter(letter: DeadLetter): number;
+  listDeadLetters(limit?: number): DeadLetter[];
+
+  search(query: SearchQuery): SearchHit[];
+  timeline(query: TimelineQuery): TimelineItem[];
+  getObservations(ids: number[]): Observation[];
+  getPrompts(ids: number[]): PromptRow[];
+  getSession(host: HostId, hostSessionId: string): SessionRow | undefined;
+  saveMemory(input: SaveMemoryInput): Observation;
+  context(query: ContextQuery): ContextResult;
+
+  /** Removes everything a doctor probe wrote (events with probe: true and what they derived). */
+  deleteProbeData(hostSessionId: string): number;
+  stats(): StoreStats;
+  /** `PRAGMA quick_check` result: 'ok' or the problems. */
+  quickCheck(): string;
+  close(): void;
+}
