@@ -63,6 +63,11 @@ export interface CaptureEvent {
   transcriptPath?: string;
   /** ISO time of capture; set once and kept through spool and retries. */
   at: string;
+  /**
+   * Set on a prompt whose text was entirely `<private>`: the text is gone, and the store drops
+   * the tool events of that turn (until the session's next prompt).
+   */
+  privateTurn?: boolean;
   /** Marks synthetic events written by `doctor`; removed after the round trip. */
   probe?: boolean;
   /** The host's model, when given. */

@@ -1,0 +1,26 @@
+/**
+ * One tool vocabulary for every host, so the observer and search are written once.
+ * Adapters map each host's own tool names onto these (normalizeToolName); MCP tools keep
+ * the `mcp__<server>__<tool>` form.
+ */
+export const CANONICAL_TOOLS = [
+  'Bash', // any shell command execution
+  'Read', // read a file
+  'Write', // create/overwrite a file
+  'Edit', // edit part of a file (also MultiEdit, str_replace)
+  'ApplyPatch', // a patch touching one or more files (Codex apply_patch)
+  'Grep', // content search
+  'Glob', // file name search / listing
+  'LS', // directory listing
+  'WebFetch',
+  'WebSearch',
+  'Task', // spawn a subagent
+  'TodoWrite',
+  'NotebookEdit',
+] as const;
+
+export type CanonicalTool = (typeof CANONICAL_TOOLS)[number];
+
+export function isMcpToolName(name: string): boolean {
+  return name.startsWith('mcp__');
+}
