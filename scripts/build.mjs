@@ -1,11 +1,11 @@
 // Builds dist/: a tiny dispatcher (bin.js), the hook as its own dependency-free bundle,
 // and the CLI/worker/bench sharing chunks. Runtime dependencies stay in node_modules.
 import { build } from 'esbuild';
-import { rmSync, chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
-rmSync('dist', { recursive: true, force: true });
+// dist/ is not wiped: several builds may run side by side during development; CI starts clean.
 
 const common = {
   platform: 'node',
