@@ -97,3 +97,16 @@ export function workerEndpoint(paths: DataPaths = dataPaths()): { port: number; 
   if (!info || !token) return undefined;
   return { port: info.port, token, info };
 }
+
+/** The body of every worker error: `{ error: { code, message } }` (`issues` on validation errors). */
+export interface WorkerError {
+  code: string;
+  message: string;
+  issues?: { path: string; message: string }[];
+}
+
+/** The error of a worker answer, when it is one. */
+export function workerError(body: unknown): WorkerError | undefined {
+  const e = (body as { error?: unknown } | null)?.error as Partial<WorkerError> | undefined;
+  return e && typeof e === 'object' && typeof e.code === 'string' && typeof e.message === 'string' ? (e as WorkerError) : undefined;
+}

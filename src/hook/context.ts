@@ -1,0 +1,77 @@
+/**
+ * Context for hosts that wait for it (session start, prompt submit): asked of the worker within
+ * a hard budget measured from process start. Past the budget the answer is "no context".
+ */
+import { readFileSync } from 'node:fs';
+import type { DataPaths, Env } from '../shared/paths.js';
+import { workerRequest } from '../shared/worker-client.js';
+import type { HookLog } from './debug-log.js';
+import { errorText } from './debug-log.js';
+import type { WorkerLink } from './link.js';
+
+export const DEFAULT_CONTEXT_BUDGET_MS = 1500;
+/** Kept back from the budget for printing the answer and exiting. */
+const EXIT_RESERVE_MS = 40;
+/** Below this, asking is pointless. */
+const MIN_FETCH_MS = 20;
+
+function clampBudget(v: unknown): number | undefined {
+  const n = typeof v === 'string' && v.trim() ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.min(Math.round(n), 60_000) : undefined;
+}
+
+/** CLAUDE_MEM_CONTEXT_BUDGET_MS, else settings.json `contextBudgetMs`, else 1500 ms. */
+export function contextBudgetMs(env: Env, paths: DataPaths): number {
+  const fromEnv = clampBudget(env.CLAUDE_MEM_CONTEXT_BUDGET_MS);
+  if (fromEnv !== undefined) return fromEnv;
+  try {
+    const settings = JSON.parse(readFileSync(paths.settings, 'utf8')) as { contextBudgetMs?: unknown };
+    return clampBudget(settings?.contextBudgetMs) ?? DEFAULT_CONTEXT_BUDGET_MS;
+  } catch {
+    return DEFAULT_CONTEXT_BUDGET_MS;
+  }
+}
+
+export interface ContextRequest {
+  cwd: string;
+  host: string;
+  sessionId?: string;
+  /** Absolute deadline on the performance.now() clock (process start = 0). */
+  deadline: number;
+}
+
+const remaining = (deadline: number) => deadline - EXIT_RESERVE_MS - performance.now();
+
+function contextText(body: unknown): string {
+  const b = body as { text?: unknown; context?: unknown } | null;
+  if (b && typeof b.text === 'string') return b.text;
+  if (b && typeof b.context === 'string') return b.context;
+  return '';
+}
+
+/** The context text, or '' when the worker cannot answer within the budget. Never throws. */
+export async function fetchContext(req: ContextRequest, link: WorkerLink, log: HookLog): Promise<string> {
+  try {
+    let endpoint = link.endpoint();
+    if (!endpoint) {
+      // No live worker: start one and use what is left of the budget waiting for it.
+      const wait = remaining(req.deadline) - MIN_FETCH_MS * 5;
+      if (wait <= 0) return '';
+      endpoint = await link.start(wait);
+      if (!endpoint) return '';
+    }
+    const timeoutMs = Math.floor(remaining(req.deadline));
+    if (timeoutMs < MIN_FETCH_MS) return '';
+    const q = new URLSearchParams({ cwd: req.cwd, host: req.host });
+    if (req.sessionId) q.set('session', req.sessionId);
+    const res = await workerRequest({ port: endpoint.port, token: endpoint.token, path: `/api/context?${q}`, timeoutMs });
+    if (res.status < 200 || res.status >= 300) {
+      log.detail(`context: worker answered ${res.status}`);
+      return '';
+    }
+    return contextText(res.body);
+  } catch (err) {
+    log.detail(`context: ${errorText(err)}`);
+    return '';
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Reads the host's hook payload from stdin. A host may never close stdin, send nothing, or send
+ * far too much; none of that may hang or crash the hook.
+ */
+
+export interface StdinRead {
+  text: string;
+  /** More than maxBytes arrived; the rest was discarded. */
+  truncated: boolean;
+  /** The deadline passed before the end of input. */
+  timedOut: boolean;
+}
+
+export interface StdinOptions {
+  deadlineMs: number;
+  maxBytes: number;
+  stream?: NodeJS.ReadStream;
+}
+
+export const STDIN_DEADLINE_MS = 1000;
+export const STDIN_MAX_BYTES = 16 * 1024 * 1024;
+
+export function readStdin(opts: StdinOptions): Promise<StdinRead> {
+  const stream = opts.stream ?? process.stdin;
+  // An interactive terminal means nobody is piping a payload: don't wait for a human.
+  if (stream.isTTY) return Promise.resolve({ text: '', truncated: false, timedOut: false });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (truncated: boolean, timedOut: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stream.removeAllListeners('data');
+      // Release the handle so a host that keeps the pipe open cannot keep us alive.
+      stream.on('error', () => {});
+      stream.destroy();
+      resolve({ text: Buffer.concat(chunks, Math.min(size, opts.maxBytes)).toString('utf8'), truncated, timedOut });
+    };
+    // Kept referenced: when stdin is the only handle, this timer is what ends the wait.
+    const timer = setTimeout(() => finish(false, true), opts.deadlineMs);
+    stream.on('data', (chunk: Buffer | string) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const room = opts.maxBytes - size;
+      if (buf.length > room) {
+        chunks.push(buf.subarray(0, room));
+        size = opts.maxBytes + 1;
+        finish(true, false);
+        return;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    });
+    stream.once('end', () => finish(false, false));
+    stream.once('error', () => finish(false, false));
+  });
+}

@@ -1,0 +1,2 @@
+export { createMcpServer, runMcpServer, type McpServerOptions } from './server.js';
+export type { MemoryReader, Answer, Via } from './reader.js';

@@ -1,0 +1,15 @@
+/** Every command group registers itself here: one file per group, one line each. */
+import type { Command } from 'commander';
+import { register as install } from './install.js';
+import { register as worker } from './worker.js';
+import { register as search } from './search.js';
+import { register as mcp } from './mcp.js';
+import { register as transcript } from './transcript.js';
+
+export const commands: ReadonlyArray<(program: Command) => void> = [
+  install,
+  worker,
+  search,
+  mcp,
+  transcript,
+];

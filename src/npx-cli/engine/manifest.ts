@@ -1,0 +1,70 @@
+/** install-manifest.json: every change install made, per host and file, enough to undo it exactly. */
+import { existsSync, readFileSync } from 'node:fs';
+import { ConfigConflictError } from './errors.js';
+import { removeFile, writeAtomic } from './fs.js';
+import { deepEqual } from './match.js';
+import type { ChangeRecord, Manifest, ManifestFile, PlannedRecord } from './types.js';
+
+export const MANIFEST_SCHEMA_VERSION = 1;
+
+export function emptyManifest(): Manifest {
+  return { schemaVersion: 1, hosts: {} };
+}
+
+export function loadManifest(path: string): Manifest {
+  if (!existsSync(path)) return emptyManifest();
+  let data: Manifest;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+  } catch (e) {
+    throw new ConfigConflictError(path, `${path}: unreadable install manifest (${(e as Error).message})`, `Restore ${path} from a backup, or remove it and uninstall each host's entries by hand.`);
+  }
+  if (data?.schemaVersion !== MANIFEST_SCHEMA_VERSION || typeof data.hosts !== 'object') {
+    throw new ConfigConflictError(path, `${path}: unsupported manifest schema ${String(data?.schemaVersion)}`, 'Use the claude-mem version that wrote it to uninstall, or upgrade claude-mem.');
+  }
+  return data;
+}
+
+export function serializeManifest(m: Manifest): string {
+  return `${JSON.stringify(m, null, 2)}\n`;
+}
+
+/** Writes the manifest atomically (0600); an empty one is removed instead of left behind. */
+export function saveManifest(path: string, m: Manifest): void {
+  if (Object.keys(m.hosts).length === 0) removeFile(path);
+  else writeAtomic(path, serializeManifest(m), 0o600);
+}
+
+export function manifestFile(m: Manifest, host: string, file: string): ManifestFile | undefined {
+  return m.hosts[host]?.files[file];
+}
+
+/** What a change writes (to tell "the value there is still ours" from "the user's"). */
+function written(c: ChangeRecord['change']): unknown {
+  return 'value' in c ? c.value : 'entry' in c ? c.entry : undefined;
+}
+
+/**
+ * Merges this run's records into a host's entry for one file. A change that was already in place
+ * keeps what it replaced the first time: a re-install or upgrade never records our own value as "previous".
+ */
+export function mergeRecords(old: ManifestFile | undefined, planned: readonly PlannedRecord[]): ChangeRecord[] {
+  const byId = new Map((old?.changes ?? []).map((r) => [r.id, r] as const));
+  for (const { record, noop } of planned) {
+    const prior = byId.get(record.id);
+    if (!prior) {
+      byId.set(record.id, record);
+      continue;
+    }
+    const created = [...prior.created];
+    for (const p of record.created) if (!created.some((q) => JSON.stringify(q) === JSON.stringify(p))) created.push(p);
+    const stillOurs = noop || (record.previous.present && deepEqual(record.previous.value, written(prior.change)));
+    byId.set(record.id, {
+      ...record,
+      previous: stillOurs ? prior.previous : record.previous,
+      created,
+      ...((prior.containerRaw ?? record.containerRaw) !== undefined && { containerRaw: prior.containerRaw ?? record.containerRaw }),
+    });
+  }
+  return [...byId.values()];
+}

@@ -1,0 +1,153 @@
+/**
+ * Declarative config changes. A host module says *what* it owns; the engine decides how to
+ * edit each file so that everything else in it stays byte-identical.
+ */
+
+/** A key path inside a JSON/YAML document (object keys only). */
+export type KeyPath = readonly string[];
+
+/**
+ * Identifies one of our entries in an array (a hook group, a `[[hooks]]` table, a plugin string).
+ * Every rule must hold. `path` is relative to the entry; without it, `contains` looks at every
+ * string anywhere in the entry (the entry itself when it is a string).
+ */
+export interface MatchRule {
+  path?: readonly string[];
+  contains?: string;
+  equals?: unknown;
+}
+export type EntryMatcher = readonly MatchRule[];
+
+interface Base {
+  /** Absolute path of the file to edit. */
+  file: string;
+  /** Host id the change belongs to (manifest key; a failing file fails only its hosts). */
+  host: string;
+}
+
+/** Set a value at a key path in a JSON/JSONC file. Owns that value; revert restores what it replaced. */
+export interface JsonSetChange extends Base {
+  kind: 'json-set';
+  path: KeyPath;
+  value: unknown;
+}
+
+/** Upsert one entry, found by `match`, in the array at `path`. Owns that entry only, never the array. */
+export interface JsonArrayUpsertChange extends Base {
+  kind: 'json-array-upsert';
+  path: KeyPath;
+  match: EntryMatcher;
+  entry: unknown;
+}
+
+/** One key in a table, e.g. `[features] hooks = true`. Owns that key; revert restores what it replaced. */
+export interface TomlSetChange extends Base {
+  kind: 'toml-set';
+  table: KeyPath;
+  key: string;
+  value: TomlData;
+}
+
+/** A whole table such as `[mcp_servers.claude-mem]` (and any sub-tables under it). */
+export interface TomlTableChange extends Base {
+  kind: 'toml-table';
+  table: KeyPath;
+  value: Record<string, TomlData>;
+}
+
+/** One entry, found by `match`, of an array of tables such as `[[hooks]]`. */
+export interface TomlArrayEntryChange extends Base {
+  kind: 'toml-array-entry';
+  array: KeyPath;
+  match: EntryMatcher;
+  entry: Record<string, TomlData>;
+}
+
+/** A map entry at a path, e.g. `extensions.claude-mem` in Goose's config.yaml. */
+export interface YamlSetChange extends Base {
+  kind: 'yaml-set';
+  path: KeyPath;
+  value: unknown;
+}
+
+export type CommentStyle = 'html' | 'hash' | 'slash';
+
+/** A managed block between marker comments in a text or markdown file. */
+export interface TextBlockChange extends Base {
+  kind: 'text-block';
+  /** Short stable id written into the markers, e.g. `context`. */
+  id: string;
+  content: string;
+  /** Marker comment syntax; default from the file extension (markdown → html). */
+  comment?: CommentStyle;
+}
+
+/** A whole file we create from content (a plugin, a hooks file). */
+export interface FileChange extends Base {
+  kind: 'file';
+  content: string;
+  mode?: number;
+}
+
+export type Change =
+  | JsonSetChange
+  | JsonArrayUpsertChange
+  | TomlSetChange
+  | TomlTableChange
+  | TomlArrayEntryChange
+  | YamlSetChange
+  | TextBlockChange
+  | FileChange;
+
+export type ChangeKind = Change['kind'];
+
+/** TOML has no null: values are strings, numbers, booleans, arrays and tables. */
+export type TomlData = string | number | boolean | readonly TomlData[] | { readonly [k: string]: TomlData };
+
+/** A change without its file/host (those are the manifest's keys). */
+export type StoredChange = DistributiveOmit<Change, 'file' | 'host'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export type Previous =
+  | { present: false }
+  /** `raw` is the exact source text of the old value, so a restore is byte-identical. */
+  | { present: true; value: unknown; raw?: string; hash?: string };
+
+/** What the manifest keeps about one applied change: enough to find and undo it later. */
+export interface ChangeRecord {
+  id: string;
+  change: StoredChange;
+  /** The value this change replaced when it was first made (or its absence). */
+  previous: Previous;
+  /** Containers (key paths) that did not exist before and that we created; `[]` is the document root. */
+  created: string[][];
+  /** Exact text of the container we first inserted into when it was empty (`{}`, `{ }`, `extensions: {}`). */
+  containerRaw?: string;
+}
+
+export interface ManifestFile {
+  /** The file did not exist before we first wrote it. */
+  createdByUs: boolean;
+  /** Directories we created for it (outermost first), removed on revert when empty. */
+  createdDirs: string[];
+  hashBefore: string | null;
+  hashAfter: string | null;
+  backup?: string;
+  /** `pending` until the file write finished (crash safety: the record exists before the write). */
+  state: 'pending' | 'applied';
+  changes: ChangeRecord[];
+}
+
+export interface Manifest {
+  schemaVersion: 1;
+  hosts: Record<string, { files: Record<string, ManifestFile> }>;
+}
+
+export type FileFormat = 'json' | 'toml' | 'yaml' | 'text' | 'file';
+
+export interface PlannedRecord {
+  host: string;
+  record: ChangeRecord;
+  /** The file already held exactly this change (nothing replaced this time). */
+  noop: boolean;
+}

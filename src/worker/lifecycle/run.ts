@@ -1,0 +1,177 @@
+/**
+ * The worker's life: settings, token, store, port, worker.json, spool drain, and a clean exit.
+ * A start that cannot succeed (bad settings, corrupt database, port taken) writes its reason to
+ * logs/worker.log and worker.error.json, touches nothing else, and exits 1.
+ */
+import { chmodSync, mkdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { DataPaths } from '../../shared/paths.js';
+import { listSpool } from '../../shared/spool.js';
+import { VERSION } from '../../shared/version.js';
+import type { WorkerInfo } from '../../shared/worker-client.js';
+import { checkHealth, fetchHealth, isHealthBody, releaseStartLock, workerLogPath, type HealthBody } from '../../shared/worker-start.js';
+import { createFileLogger, type Logger } from '../logger.js';
+import { createWorkerServer, type WorkerServer } from '../server.js';
+import { candidatePort, loadSettings, updateSettings, type Settings } from '../settings.js';
+import { SpoolDrain } from '../spool-drain.js';
+import type { MemoryStore } from '../store/types.js';
+import { describePid, findPortOwner } from './proc.js';
+import { ensureToken } from './token.js';
+import { clearStartError, removeWorkerInfoIfOurs, writeStartError, writeWorkerInfo } from './worker-file.js';
+
+export interface RunOptions {
+  paths: DataPaths;
+  openStore(dbPath: string): MemoryStore;
+  /** Called instead of process.exit (tests). */
+  exit?(code: number): void;
+}
+
+class StartFailure extends Error {
+  constructor(readonly code: string, message: string, readonly extra: { port?: number; holderPid?: number } = {}) {
+    super(message);
+  }
+}
+
+export async function runWorker(opts: RunOptions): Promise<void> {
+  const { paths } = opts;
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  for (const dir of [paths.root, paths.logs, paths.spool]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(paths.root, 0o700);
+  const logger = createFileLogger({ file: workerLogPath(paths) });
+  let store: MemoryStore | undefined;
+  try {
+    const settings = loadSettingsOrFail(paths);
+    logger.level = settings.logLevel;
+    const { token } = ensureToken(paths);
+
+    // A second start (lock broken as stale, a manual run) leaves the running worker alone.
+    const existing = await checkHealth(paths, 1000);
+    if (existing.ok) {
+      logger.info('another worker of this data directory is running; exiting', { pid: existing.info.pid, port: existing.info.port });
+      releaseStartLock(paths);
+      return exit(0);
+    }
+
+    try {
+      store = opts.openStore(paths.db);
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      throw new StartFailure(
+        e.code === 'store_corrupt' ? 'store_corrupt' : 'store_open_failed',
+        `${e.message} The file was left untouched; move it aside to start with an empty memory, or restore a backup.`,
+      );
+    }
+    await serve(paths, settings, token, store, logger, exit);
+  } catch (err) {
+    try {
+      store?.close();
+    } catch {
+      // Closing a half-open store is best effort.
+    }
+    if (err instanceof AlreadyRunning) {
+      logger.info(err.message);
+      releaseStartLock(paths);
+      return exit(0);
+    }
+    const failure = err instanceof StartFailure ? err : new StartFailure('start_failed', (err as Error)?.stack ?? String(err));
+    logger.error(`worker cannot start: ${failure.message}`, { code: failure.code, ...failure.extra });
+    writeStartError(paths, { code: failure.code, message: failure.message, ...failure.extra });
+    releaseStartLock(paths);
+    process.stderr.write(`claude-mem worker: ${failure.message}\n`);
+    return exit(1);
+  }
+}
+
+class AlreadyRunning extends Error {}
+
+function loadSettingsOrFail(paths: DataPaths): Settings {
+  try {
+    return loadSettings(paths);
+  } catch (err) {
+    throw new StartFailure('bad_settings', (err as Error).message);
+  }
+}
+
+async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: number | undefined): Promise<number> {
+  const port = configured ?? candidatePort(paths.root);
+  try {
+    return await srv.listen(port);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+  }
+  const res = await fetchHealth(port, 1000);
+  if (res && isHealthBody(res.body) && res.body.dataDir === paths.root) {
+    throw new AlreadyRunning(`a worker of this data directory already listens on port ${port} (pid ${res.body.pid}); exiting`);
+  }
+  // An unconfigured first choice was only a preference: take any free port.
+  if (configured === undefined) return srv.listen(0);
+  const holderPid = findPortOwner(port);
+  throw new StartFailure(
+    'port_in_use',
+    `port ${port} (settings.json "port") is in use by ${describePid(holderPid)}. Stop that process, or set another "port" in ${paths.settings}.`,
+    { port, holderPid },
+  );
+}
+
+async function serve(paths: DataPaths, settings: Settings, token: string, store: MemoryStore, logger: Logger, exit: (code: number) => void) {
+  const instanceId = randomUUID();
+  const startedAt = new Date();
+  let port = 0;
+  const health = (): HealthBody => ({
+    ok: true, name: 'claude-mem', version: VERSION, pid: process.pid, instanceId, dataDir: paths.root,
+    startedAt: startedAt.toISOString(), uptimeMs: Date.now() - startedAt.getTime(),
+  });
+  const drain = new SpoolDrain({ store, spoolDir: paths.spool, logger, intervalMs: settings.spoolDrainIntervalMs });
+  let stopping: Promise<void> | undefined;
+  const shutdown = (reason: string) => {
+    stopping ??= (async () => {
+      logger.info('shutting down', { reason });
+      const hard = setTimeout(() => {
+        logger.error('shutdown took too long; exiting');
+        exit(1);
+      }, 15_000);
+      hard.unref();
+      await srv.close(5000);
+      await drain.stop();
+      try {
+        store.close(); // checkpoints the WAL
+      } catch (err) {
+        logger.error('closing the store failed', { err });
+      }
+      removeWorkerInfoIfOurs(paths, instanceId);
+      logger.info('stopped');
+      exit(0);
+    })();
+  };
+  const srv = createWorkerServer({
+    ctx: {
+      store, logger, health, shutdown,
+      kickDrain: () => drain.kick(),
+      spoolDepth: () => {
+        const files = listSpool(paths.spool);
+        return { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
+      },
+    },
+    token,
+    limits: { default: settings.maxBodyBytes, events: settings.maxEventsBodyBytes },
+  });
+
+  port = await listenOrFail(srv, paths, settings.port);
+  if (settings.port !== port) updateSettings(paths, { port });
+  const info: WorkerInfo = { pid: process.pid, port, version: VERSION, startedAt: startedAt.toISOString(), dataDir: paths.root, instanceId };
+  writeWorkerInfo(paths, info);
+  clearStartError(paths);
+  releaseStartLock(paths);
+  drain.start();
+
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGHUP', () => logger.info('SIGHUP ignored'));
+  process.on('uncaughtException', (err) => {
+    logger.error('uncaught exception', { err });
+    removeWorkerInfoIfOurs(paths, instanceId);
+    exit(1);
+  });
+  process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err }));
+  logger.info('worker ready', { pid: process.pid, port, version: VERSION, dataDir: paths.root, instanceId });
+}

@@ -1,0 +1,122 @@
+/**
+ * `status`: proves who runs on the recorded port instead of trusting worker.json.
+ * running = worker.json + live pid + /api/health with the same instanceId, pid and dataDir
+ *           + the token accepted on an authenticated route;
+ * stopped = no worker.json; stale = the record points at a dead pid or at no worker;
+ * foreign = something else answers on the recorded port.
+ */
+import { readFileSync } from 'node:fs';
+import type { DataPaths } from '../../shared/paths.js';
+import { readToken, readWorkerInfo, workerRequest, type WorkerInfo } from '../../shared/worker-client.js';
+import { fetchHealth, isHealthBody, pidAlive, readStartError, type HealthBody, type StartError } from '../../shared/worker-start.js';
+import { describePid, findPortOwner } from './proc.js';
+
+export type WorkerState = 'running' | 'stopped' | 'stale' | 'foreign';
+
+export interface StatusReport {
+  state: WorkerState;
+  dataDir: string;
+  /** What was checked and what was found, in order. */
+  evidence: string[];
+  /** worker.json as found. */
+  worker: WorkerInfo | null;
+  health: HealthBody | null;
+  tokenAccepted: boolean | null;
+  /** GET /api/stats when running. */
+  stats: unknown;
+  /** Who holds the port when it is not our worker. */
+  portOwner: { port: number; pid: number | null; description: string } | null;
+  /** Why the last start failed, when it did and nothing runs. */
+  lastError: StartError | null;
+  fix: string | null;
+}
+
+/** The port in settings.json, read without the full validation (status stays light: no zod). */
+function storedPort(paths: DataPaths): number | undefined {
+  try {
+    const port = (JSON.parse(readFileSync(paths.settings, 'utf8')) as { port?: unknown }).port;
+    return typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function owner(port: number): NonNullable<StatusReport['portOwner']> {
+  const pid = findPortOwner(port);
+  return { port, pid: pid ?? null, description: describePid(pid) };
+}
+
+export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<StatusReport> {
+  const r: StatusReport = {
+    state: 'stopped', dataDir: paths.root, evidence: [], worker: null, health: null, tokenAccepted: null,
+    stats: null, portOwner: null, lastError: null, fix: null,
+  };
+  const info = readWorkerInfo(paths);
+  if (!info) {
+    r.evidence.push(`no ${paths.workerJson}`);
+    r.lastError = readStartError(paths) ?? null;
+    if (r.lastError) r.evidence.push(`last start failed: ${r.lastError.message}`);
+    const port = storedPort(paths);
+    if (port) {
+      const o = owner(port);
+      if (o?.pid) {
+        r.portOwner = o;
+        r.evidence.push(`port ${port} (settings.json) is in use by ${o.description}`);
+      }
+    }
+    r.fix = 'claude-mem start';
+    return r;
+  }
+  r.worker = info;
+  r.evidence.push(`worker.json: pid ${info.pid}, port ${info.port}, started ${info.startedAt}`);
+  if (!pidAlive(info.pid)) {
+    r.state = 'stale';
+    r.evidence.push(`pid ${info.pid} is not running`);
+    r.fix = 'claude-mem start (replaces the stale record)';
+    return r;
+  }
+  r.evidence.push(`pid ${info.pid} is alive`);
+  const res = await fetchHealth(info.port, timeoutMs);
+  if (!res) {
+    r.state = 'stale';
+    r.evidence.push(`nothing answers on 127.0.0.1:${info.port}; pid ${info.pid} is not our worker: ${describePid(info.pid)}`);
+    r.fix = 'claude-mem start (replaces the stale record)';
+    return r;
+  }
+  const h = res.body;
+  if (res.status !== 200 || !isHealthBody(h) || h.instanceId !== info.instanceId || h.dataDir !== paths.root || h.pid !== info.pid) {
+    r.state = 'foreign';
+    const o = owner(info.port);
+    r.portOwner = o;
+    r.evidence.push(
+      isHealthBody(h)
+        ? `127.0.0.1:${info.port} answers as the claude-mem worker of ${h.dataDir} (pid ${h.pid}, instance ${h.instanceId}), not the one in worker.json`
+        : `127.0.0.1:${info.port} answers HTTP ${res.status}, not as a claude-mem worker`,
+    );
+    if (o.pid) r.evidence.push(`port ${info.port} is held by ${o.description}`);
+    r.fix = `free port ${info.port} or set another "port" in ${paths.settings}, then claude-mem start`;
+    return r;
+  }
+  r.health = h;
+  r.evidence.push(`GET /api/health: instance ${h.instanceId}, data dir ${h.dataDir}, version ${h.version}`);
+  const token = readToken(paths);
+  let status = 0;
+  try {
+    const s = await workerRequest({ port: info.port, token, path: '/api/stats', timeoutMs: Math.max(timeoutMs, 3000) });
+    status = s.status;
+    if (s.status === 200) r.stats = s.body;
+  } catch (err) {
+    r.evidence.push(`GET /api/stats failed: ${(err as Error).message}`);
+  }
+  r.tokenAccepted = status === 0 ? null : status !== 401;
+  if (status === 401) {
+    r.state = 'stale';
+    r.evidence.push(`the worker rejects ${paths.token}: the token changed after it started`);
+    r.fix = 'claude-mem restart';
+    return r;
+  }
+  // Identity is proven by health; a slow stats answer (busy store) does not make the worker stale.
+  r.evidence.push(status ? `token accepted (GET /api/stats → ${status})` : 'token not verified: /api/stats did not answer in time');
+  r.state = 'running';
+  return r;
+}

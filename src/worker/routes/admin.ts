@@ -1,0 +1,30 @@
+import type { Route } from './types.js';
+
+export const shutdownRoute: Route = {
+  method: 'POST',
+  path: '/api/admin/shutdown',
+  auth: true,
+  ignoreBody: true,
+  handle: () => ({ status: 202, body: { ok: true, stopping: true } }),
+  // After the answer is flushed, so the caller sees it.
+  after: (ctx) => ctx.shutdown('POST /api/admin/shutdown'),
+};
+
+/** GET /api/stats: the store's counts plus what waits in the spool, for status and doctor. */
+export const statsRoute: Route = {
+  method: 'GET',
+  path: '/api/stats',
+  auth: true,
+  handle: (_input, ctx) => {
+    const store = ctx.store.stats();
+    const h = ctx.health();
+    return {
+      body: {
+        store,
+        spool: ctx.spoolDepth(),
+        deadLetters: store.deadLetters,
+        worker: { pid: h.pid, version: h.version, instanceId: h.instanceId, startedAt: h.startedAt, uptimeMs: h.uptimeMs },
+      },
+    };
+  },
+};

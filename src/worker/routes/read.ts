@@ -1,0 +1,55 @@
+/** Read routes: context, search, timeline, observations by id. */
+import { parseWith } from './errors.js';
+import { ContextQuery, ObservationsBody, SearchQuery, TimelineQuery, queryObject } from './schemas.js';
+import type { Route } from './types.js';
+
+export const contextRoute: Route = {
+  method: 'GET',
+  path: '/api/context',
+  auth: true,
+  handle: ({ query }, ctx) => {
+    const q = parseWith(ContextQuery, queryObject(query), 'invalid_query');
+    return {
+      body: ctx.store.context({
+        project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, maxTokens: q.maxTokens, limit: q.limit,
+      }),
+    };
+  },
+};
+
+export const searchRoute: Route = {
+  method: 'GET',
+  path: '/api/search',
+  auth: true,
+  handle: ({ query }, ctx) => {
+    const q = parseWith(SearchQuery, queryObject(query), 'invalid_query');
+    const results = ctx.store.search({
+      query: q.q, project: q.project, host: q.host, type: q.type, since: q.since, until: q.until,
+      file: q.file, limit: q.limit, offset: q.offset,
+    });
+    return { body: { results } };
+  },
+};
+
+export const timelineRoute: Route = {
+  method: 'GET',
+  path: '/api/timeline',
+  auth: true,
+  handle: ({ query }, ctx) => {
+    const q = parseWith(TimelineQuery, queryObject(query), 'invalid_query');
+    const items = ctx.store.timeline({
+      anchorId: q.anchor, hostSessionId: q.session, host: q.host, project: q.project, before: q.before, after: q.after,
+    });
+    return { body: { items } };
+  },
+};
+
+export const observationsRoute: Route = {
+  method: 'POST',
+  path: '/api/observations/batch',
+  auth: true,
+  handle: ({ body }, ctx) => {
+    const { ids } = parseWith(ObservationsBody, body, 'invalid_body');
+    return { body: { observations: ctx.store.getObservations(ids) } };
+  },
+};

@@ -1,0 +1,40 @@
+import type { MemoryStore } from '../store/types.js';
+import type { Logger } from '../logger.js';
+import type { HealthBody } from '../../shared/worker-start.js';
+
+/** What route handlers may use. */
+export interface RouteContext {
+  store: MemoryStore;
+  logger: Logger;
+  health(): HealthBody;
+  /** Spool files waiting to be drained. */
+  spoolDepth(): { files: number; bytes: number };
+  /** Asks the spool drain for an early pass (after an ingest failure). */
+  kickDrain(): void;
+  /** Starts a graceful shutdown once the current response is sent. */
+  shutdown(reason: string): void;
+}
+
+export interface RouteInput {
+  body: unknown;
+  query: URLSearchParams;
+}
+
+export interface Reply {
+  status?: number;
+  body: unknown;
+}
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  /** false only for GET /api/health. */
+  auth: boolean;
+  /** 'events' uses the larger capture limit. */
+  bodyLimit?: 'default' | 'events';
+  /** Skip body parsing (shutdown takes none). */
+  ignoreBody?: boolean;
+  handle(input: RouteInput, ctx: RouteContext): Reply | Promise<Reply>;
+  /** Runs after the response has been flushed. */
+  after?(ctx: RouteContext): void;
+}

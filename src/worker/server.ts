@@ -1,0 +1,222 @@
+/**
+ * The worker's HTTP server: node:http, keep-alive, 127.0.0.1 only. In order, every request is
+ * checked for its Host header (DNS rebinding), its route and method, its token (all routes but
+ * health), its body size (bounded while reading) and its JSON, then validated by the route.
+ * Every error is `{ error: { code, message } }`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { HttpError, isBusyError, isInvalidInputError } from './routes/errors.js';
+import { ROUTES } from './routes/index.js';
+import type { Route, RouteContext } from './routes/types.js';
+
+export interface BodyLimits {
+  default: number;
+  events: number;
+}
+
+export interface ServerOptions {
+  ctx: RouteContext;
+  token: string;
+  limits: BodyLimits;
+  routes?: readonly Route[];
+}
+
+export interface WorkerServer {
+  server: Server;
+  /** Resolves with the bound port; rejects with the listen error (EADDRINUSE, ...). */
+  listen(port: number): Promise<number>;
+  port(): number;
+  /** Stops accepting, lets in-flight requests finish (at most graceMs), then resolves. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** After a 413, this much more is read and thrown away so the client gets to read the answer; past it, the socket is cut. */
+const DISCARD_CAP = 64 * 1024 * 1024;
+const DISCARD_MS = 5000;
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function createWorkerServer(opts: ServerOptions): WorkerServer {
+  const table = new Map<string, Map<string, Route>>();
+  for (const r of opts.routes ?? ROUTES) {
+    if (!table.has(r.path)) table.set(r.path, new Map());
+    table.get(r.path)!.set(r.method, r);
+  }
+  const tokenDigest = digest(opts.token);
+  let boundPort = 0;
+  let closing = false;
+
+  const authorized = (req: IncomingMessage): boolean => {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    // Digests have equal length, so the comparison time does not depend on the token.
+    return !!m && timingSafeEqual(digest(m[1]), tokenDigest);
+  };
+
+  const hostOk = (req: IncomingMessage): boolean => {
+    const host = (req.headers.host ?? '').toLowerCase();
+    return host === `127.0.0.1:${boundPort}` || host === `localhost:${boundPort}`;
+  };
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.headersSent) return;
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'cache-control': 'no-store',
+      ...(closing ? { connection: 'close' } : {}),
+      ...headers,
+    });
+    res.end(text);
+  };
+
+  const sendError = (res: ServerResponse, err: unknown) => {
+    if (err instanceof HttpError) {
+      const error: Record<string, unknown> = { code: err.code, message: err.message };
+      if (err.issues) error.issues = err.issues;
+      send(res, err.status, { error }, err.headers);
+    } else if (isBusyError(err)) {
+      send(res, 503, { error: { code: 'store_busy', message: `the database is busy (${(err as Error).message}); retry shortly` } }, { 'retry-after': '1' });
+    } else if (isInvalidInputError(err)) {
+      send(res, 400, { error: { code: 'invalid_body', message: (err as Error).message } });
+    } else {
+      opts.ctx.logger.error('request failed', { err });
+      send(res, 500, { error: { code: 'internal', message: (err as Error)?.message ?? String(err) } });
+    }
+  };
+
+  const tooLarge = (limit: number) =>
+    new HttpError(413, 'body_too_large', `request body exceeds the limit of ${limit} bytes`, undefined, { connection: 'close' });
+
+  /** Reads the body, never holding more than `limit` bytes. */
+  const readBody = (req: IncomingMessage, limit: number): Promise<Buffer> => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let over = Number.isFinite(declared) && declared > limit;
+      let discarded = 0;
+      const finish = () => {
+        if (over) reject(tooLarge(limit));
+        else resolve(Buffer.concat(chunks, size));
+      };
+      let timer: NodeJS.Timeout | undefined;
+      // Discarding is bounded in time too: a slow sender is cut off.
+      const startDiscard = () => {
+        over = true;
+        chunks.length = 0;
+        timer = setTimeout(() => req.socket.destroy(), DISCARD_MS);
+      };
+      if (over) startDiscard();
+      req.on('data', (c: Buffer) => {
+        if (over) {
+          discarded += c.length;
+          if (discarded > DISCARD_CAP) {
+            req.socket.destroy();
+          }
+          return;
+        }
+        size += c.length;
+        if (size > limit) {
+          startDiscard();
+          return;
+        }
+        chunks.push(c);
+      });
+      req.on('end', () => {
+        clearTimeout(timer);
+        finish();
+      });
+      req.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.on('close', () => {
+        clearTimeout(timer);
+        if (!req.complete) reject(over ? tooLarge(limit) : new Error('client closed the request'));
+      });
+    });
+  };
+
+  const parseJson = (req: IncomingMessage, raw: Buffer): unknown => {
+    const type = req.headers['content-type'];
+    if (type && !/\bjson\b/i.test(type)) throw new HttpError(400, 'bad_json', `expected a JSON body, got content-type ${type}`);
+    if (!raw.length) throw new HttpError(400, 'bad_json', 'the request body is empty; expected JSON');
+    try {
+      return JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      throw new HttpError(400, 'bad_json', `the request body is not valid JSON: ${(err as Error).message}`);
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const t0 = performance.now();
+    let route: Route | undefined;
+    try {
+      if (closing) throw new HttpError(503, 'shutting_down', 'the worker is shutting down');
+      if (!hostOk(req)) throw new HttpError(403, 'bad_host', `Host must be 127.0.0.1:${boundPort} or localhost:${boundPort}`);
+      const url = new URL(req.url ?? '/', `http://127.0.0.1:${boundPort}`);
+      const byMethod = table.get(url.pathname);
+      if (!byMethod) throw new HttpError(404, 'not_found', `no route ${url.pathname}`);
+      route = byMethod.get(req.method ?? '');
+      if (!route) {
+        const allow = [...byMethod.keys()].join(', ');
+        throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname} (allowed: ${allow})`, undefined, { allow });
+      }
+      if (route.auth && !authorized(req)) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token (see worker.token)');
+      const limit = route.bodyLimit === 'events' ? opts.limits.events : opts.limits.default;
+      const raw = await readBody(req, limit);
+      const body = route.method === 'POST' && !route.ignoreBody ? parseJson(req, raw) : undefined;
+      const reply = await route.handle({ body, query: url.searchParams }, opts.ctx);
+      const after = route.after;
+      if (after) res.once('finish', () => after(opts.ctx));
+      send(res, reply.status ?? 200, reply.body);
+    } catch (err) {
+      sendError(res, err);
+    } finally {
+      if (opts.ctx.logger.level === 'debug') {
+        opts.ctx.logger.debug('http', { method: req.method, url: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - t0) });
+      }
+    }
+  };
+
+  const server = createServer({ keepAlive: true }, (req, res) => void handle(req, res));
+  server.keepAliveTimeout = 5000;
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 10_000;
+  // A client announcing a body over the limit gets the 413 before it sends it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '').split('?')[0];
+    const limit = path === '/api/events' ? opts.limits.events : opts.limits.default;
+    if (Number(req.headers['content-length'] ?? 0) > limit) return sendError(res, tooLarge(limit));
+    res.writeContinue();
+    void handle(req, res);
+  });
+
+  return {
+    server,
+    port: () => boundPort,
+    listen: (port) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+          server.off('error', reject);
+          const addr = server.address();
+          boundPort = typeof addr === 'object' && addr ? addr.port : port;
+          resolve(boundPort);
+        });
+      }),
+    close: (graceMs = 10_000) =>
+      new Promise((resolve) => {
+        closing = true;
+        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+/** Errors the store raises with a stable `code`, so the worker and doctor can decide what to do. */
+
+export type StoreErrorCode = 'store_corrupt' | 'store_busy' | 'store_newer_schema' | 'store_open_failed' | 'invalid_input';
+
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    readonly path?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+const sqliteCode = (err: unknown): string => {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : '';
+};
+
+export const isCorruptError = (err: unknown): boolean => /^SQLITE_(CORRUPT|NOTADB)/.test(sqliteCode(err));
+export const isBusyError = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(sqliteCode(err));
+
+/**
+ * Errors that say nothing about the event being ingested (locks, disk, memory, corruption):
+ * they abort the whole batch so the caller retries, instead of becoming a per-event rejection.
+ */
+export function isEnvironmentError(err: unknown): boolean {
+  return /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM|READONLY|CORRUPT|NOTADB|CANTOPEN|PERM|INTERRUPT|PROTOCOL)/.test(
+    sqliteCode(err),
+  );
+}
+
+/** Maps an error raised while opening the database to a StoreError naming the file. */
+export function openError(err: unknown, path: string): Error {
+  if (err instanceof StoreError) return err;
+  const detail = err instanceof Error ? err.message : String(err);
+  if (isCorruptError(err)) {
+    return new StoreError('store_corrupt', `The database ${path} is corrupt or not a SQLite database (${detail}).`, path, { cause: err });
+  }
+  if (isBusyError(err)) {
+    return new StoreError('store_busy', `The database ${path} is locked by another process (${detail}).`, path, { cause: err });
+  }
+  return new StoreError('store_open_failed', `Cannot open the database ${path}: ${detail}`, path, { cause: err });
+}

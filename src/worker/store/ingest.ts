@@ -1,0 +1,424 @@
+/**
+ * Event ingestion: validation, privacy, idempotency and derivation of sessions, prompts,
+ * observations and summaries. Every statement is prepared once; the caller runs `ingest` inside
+ * one transaction per batch, and each event gets a savepoint so one bad event cannot sink the rest.
+ */
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import {
+  CAPTURE_KINDS, eventKey, isValidCwd, isValidSessionId, SESSION_ID_RE,
+  type CaptureEvent, type CaptureKind,
+} from '../../shared/capture-event.js';
+import { isHostId, type HostId } from '../../shared/hosts.js';
+import type { ObservationDraft, SessionDigest, SummaryDraft } from '../observer/types.js';
+import { isEnvironmentError, StoreError } from './errors.js';
+import { isoTime, parseList } from './rows.js';
+import { observationTags, rowTags } from './tags.js';
+import type { IngestRejection, IngestResult, SaveMemoryInput } from './types.js';
+
+export interface IngestDeps {
+  sanitize: (e: CaptureEvent) => CaptureEvent | null;
+  observe: (e: CaptureEvent) => ObservationDraft | null;
+  summarize: (digest: SessionDigest) => SummaryDraft;
+  projectFor: (cwd: string) => string;
+  now: () => Date;
+}
+
+/** Kinds whose content belongs to a turn: dropped while that turn is private. */
+const TURN_CONTENT_KINDS = new Set<CaptureKind>(['tool_use', 'tool_result', 'file_edit', 'observation', 'assistant_message']);
+const OBSERVED_KINDS = new Set<CaptureKind>(['tool_use', 'tool_result', 'file_edit', 'observation']);
+const MAX_ID_CHARS = 256;
+const MAX_TITLE_CHARS = 500;
+const MAX_ASSISTANT_CHARS = 8_000;
+const DIGEST_PROMPTS = 50;
+const DIGEST_OBSERVATIONS = 300;
+const MEMORY_TITLE_CHARS = 80;
+/** SaveMemoryInput.host is optional but every session belongs to a host. */
+export const DEFAULT_MEMORY_HOST: HostId = 'claude-code';
+
+type Rejection = Omit<IngestRejection, 'index'>;
+
+interface SessionState {
+  id: number;
+  privateTurn: number;
+  promptCount: number;
+  project: string;
+}
+
+interface SessionDbState extends SessionState {
+  startedAt: string;
+  parentId: number | null;
+  sub: number;
+  agentId: string | null;
+  probe: number;
+}
+
+interface SessionFacts {
+  project: string;
+  cwd: string;
+  parentId: number | null;
+  sub: number;
+  agentId: string | null;
+  at: string;
+  probe: number;
+}
+
+/**
+ * Checks the shape the store relies on. Returns the event's time in stored form, or a rejection
+ * whose reason names the offending field.
+ */
+export function validateEvent(raw: unknown): { at: string } | Rejection {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { code: 'invalid_event', reason: 'event is not an object' };
+  const e = raw as Record<string, unknown>;
+  if (!isValidSessionId(e.sessionId)) return { code: 'invalid_session_id', reason: 'sessionId must match ^[A-Za-z0-9._:-]{1,128}$' };
+  if (!isValidCwd(e.cwd)) return { code: 'invalid_cwd', reason: 'cwd must be an absolute path' };
+  if (typeof e.host !== 'string' || !isHostId(e.host)) return { code: 'invalid_host', reason: `unknown host ${JSON.stringify(e.host)}` };
+  if (typeof e.kind !== 'string' || !(CAPTURE_KINDS as readonly string[]).includes(e.kind)) {
+    return { code: 'invalid_kind', reason: `unknown kind ${JSON.stringify(e.kind)}` };
+  }
+  if (e.parentSessionId !== undefined && !isValidSessionId(e.parentSessionId)) {
+    return { code: 'invalid_session_id', reason: 'parentSessionId must match ^[A-Za-z0-9._:-]{1,128}$' };
+  }
+  const at = typeof e.at === 'string' ? isoTime(e.at) : null;
+  if (at === null) return { code: 'invalid_event', reason: 'at must be an ISO time' };
+  for (const f of ['promptId', 'toolUseId'] as const) {
+    const v = e[f];
+    if (v !== undefined && (typeof v !== 'string' || !v || v.length > MAX_ID_CHARS)) {
+      return { code: 'invalid_event', reason: `${f} must be a non-empty string of at most ${MAX_ID_CHARS} characters` };
+    }
+  }
+  if (e.agentId !== undefined && (typeof e.agentId !== 'string' || !SESSION_ID_RE.test(e.agentId))) {
+    return { code: 'invalid_event', reason: 'agentId must match ^[A-Za-z0-9._:-]{1,128}$' };
+  }
+  if (e.kind === 'prompt' && e.privateTurn !== true && typeof e.prompt !== 'string') {
+    return { code: 'invalid_event', reason: 'a prompt event needs prompt text' };
+  }
+  return { at };
+}
+
+/**
+ * Raised on the fast path (no savepoints) when one event fails for a reason of its own: the store
+ * rolls the batch back and runs it again with a savepoint per event, so only that event is rejected.
+ */
+export class EventFailure extends Error {
+  constructor(readonly index: number, readonly original: unknown) {
+    super(`event ${index} failed: ${original instanceof Error ? original.message : String(original)}`);
+  }
+}
+
+/**
+ * A subagent that runs under its parent's session id (agentId set, no other session id) gets a
+ * row of its own, linked to the parent. `#` cannot occur in a host's session id, so this never
+ * collides with a real one.
+ */
+export function subagentSessionId(sessionId: string, agentId: string): string {
+  return `${sessionId}#${agentId}`;
+}
+
+function defined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** One finished call from its two halves: the use's input, the result's response. */
+function mergeToolHalves(current: CaptureEvent, sibling: CaptureEvent): CaptureEvent {
+  const [use, result] = current.kind === 'tool_use' ? [current, sibling] : [sibling, current];
+  return {
+    ...defined(use),
+    ...defined(result),
+    kind: 'tool_result',
+    toolName: result.toolName ?? use.toolName,
+    rawToolName: result.rawToolName ?? use.rawToolName,
+    toolInput: result.toolInput ?? use.toolInput,
+    at: use.at,
+  } as CaptureEvent;
+}
+
+/** The synthetic session holding a project's explicit notes (one per project and host). */
+export function manualSessionId(project: string): string {
+  return `manual:${createHash('sha256').update(project).digest('hex').slice(0, 16)}`;
+}
+
+const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : []);
+const list = (v: unknown): string => JSON.stringify(strings(v));
+const clip = (s: string, max: number): string => (s.length > max ? s.slice(0, max - 1) + '…' : s);
+
+function prepareStatements(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    selectSession: p(`SELECT id, private_turn AS privateTurn, prompt_count AS promptCount, project, started_at AS startedAt,
+        parent_session_id AS parentId, is_subagent AS sub, agent_id AS agentId, probe
+      FROM sessions WHERE host = ? AND host_session_id = ?`),
+    insertSession: p(`INSERT INTO sessions (host, host_session_id, project, cwd, parent_session_id, is_subagent, agent_id, started_at, probe)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+    updateSession: p(`UPDATE sessions SET started_at = min(started_at, ?), parent_session_id = coalesce(parent_session_id, ?),
+      is_subagent = max(is_subagent, ?), agent_id = coalesce(agent_id, ?), probe = min(probe, ?) WHERE id = ?`),
+    insertEvent: p(`INSERT INTO events (idem_key, session_id, host, kind, payload, dropped, probe, at, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING`),
+    eventByKey: p('SELECT payload, dropped FROM events WHERE idem_key = ?'),
+    insertPrompt: p(`INSERT INTO prompts (session_id, event_id, host, project, number, native_id, text, private, tags, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+    setTurn: p('UPDATE sessions SET prompt_count = ?, private_turn = ? WHERE id = ?'),
+    reopen: p(`UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ? AND ended_at IS NOT NULL AND ended_at < ?`),
+    setAssistant: p('UPDATE sessions SET last_assistant_message = ? WHERE id = ?'),
+    endSession: p(`UPDATE sessions SET ended_at = CASE WHEN ended_at IS NULL OR ended_at < @at THEN @at ELSE ended_at END,
+        end_reason = coalesce(@reason, end_reason) WHERE id = @id
+      RETURNING last_assistant_message AS lastAssistant, end_reason AS endReason`),
+    obsByToolUse: p('SELECT id FROM observations WHERE session_id = ? AND tool_use_id = ?'),
+    insertObs: p(`INSERT INTO observations (session_id, event_id, host, project, prompt_number, type, title, subtitle, narrative,
+        facts, files_read, files_modified, concepts, tool_name, tags, tool_use_id, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    updateObs: p(`UPDATE observations SET type = ?, title = ?, subtitle = ?, narrative = ?, facts = ?, files_read = ?,
+        files_modified = ?, concepts = ?, tool_name = ?, tags = ? WHERE id = ?`),
+    digestPrompts: p(`SELECT text FROM (SELECT number, text FROM prompts WHERE session_id = ? AND private = 0
+      ORDER BY number DESC LIMIT ${DIGEST_PROMPTS}) ORDER BY number`),
+    digestObs: p(`SELECT * FROM (SELECT id, type, title, subtitle, narrative, facts, files_read, files_modified, concepts,
+        tool_name, tool_use_id FROM observations WHERE session_id = ? ORDER BY created_at DESC, id DESC
+      LIMIT ${DIGEST_OBSERVATIONS}) ORDER BY id`),
+    upsertSummary: p(`INSERT INTO summaries (session_id, host, project, request, files_read, files_modified, commands, outcome, text, tags, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (session_id) DO UPDATE SET request = excluded.request, files_read = excluded.files_read,
+        files_modified = excluded.files_modified, commands = excluded.commands, outcome = excluded.outcome,
+        text = excluded.text, created_at = excluded.created_at`),
+  };
+}
+
+export class Ingestor {
+  private readonly s: ReturnType<typeof prepareStatements>;
+  // A nested better-sqlite3 transaction is a SAVEPOINT: a failing event rolls back alone.
+  private readonly oneInSavepoint: (e: CaptureEvent, at: string, receivedAt: string) => boolean;
+
+  constructor(
+    db: Database.Database,
+    private readonly deps: IngestDeps,
+  ) {
+    this.s = prepareStatements(db);
+    this.oneInSavepoint = db.transaction((e: CaptureEvent, at: string, receivedAt: string) => this.one(e, at, receivedAt));
+  }
+
+  /**
+   * Stores a batch. Must run inside a transaction (the store wraps it). With `isolated`, each
+   * event runs in a savepoint and a failure becomes that event's rejection; without, the first
+   * failure throws EventFailure (savepoints cost a third of the time of a plain insert).
+   */
+  ingest(events: readonly unknown[], isolated: boolean): IngestResult {
+    const result: IngestResult = { stored: 0, duplicates: 0, rejected: [] };
+    const receivedAt = this.deps.now().toISOString();
+    events.forEach((raw, index) => {
+      const checked = validateEvent(raw);
+      if ('code' in checked) {
+        result.rejected.push({ index, ...checked });
+        return;
+      }
+      let isNew: boolean;
+      try {
+        isNew = isolated
+          ? this.oneInSavepoint(raw as CaptureEvent, checked.at, receivedAt)
+          : this.one(raw as CaptureEvent, checked.at, receivedAt);
+      } catch (err) {
+        if (isEnvironmentError(err)) throw err;
+        if (!isolated) throw new EventFailure(index, err);
+        const reason = err instanceof Error ? err.message : String(err);
+        result.rejected.push({ index, code: 'invalid_event', reason: clip(reason, 500) });
+        return;
+      }
+      if (isNew) result.stored++;
+      else result.duplicates++;
+    });
+    return result;
+  }
+
+  /** Returns true when the event was new, false for a duplicate. */
+  private one(raw: CaptureEvent, at: string, receivedAt: string): boolean {
+    const clean = this.deps.sanitize(raw);
+    const session = this.resolveSession(raw, at);
+    const isPrivatePrompt = raw.kind === 'prompt' && (raw.privateTurn === true || clean === null || clean.privateTurn === true);
+
+    let dropped: 'private' | 'privacy' | null = clean === null ? 'privacy' : null;
+    if (!dropped && TURN_CONTENT_KINDS.has(raw.kind) && session.privateTurn) dropped = 'private';
+    // The other half of a tool call, already stored: its privacy decides this half too.
+    const toolUseId = (raw.kind === 'tool_use' || raw.kind === 'tool_result') && raw.toolUseId ? raw.toolUseId : null;
+    const sibling = toolUseId
+      ? (this.s.eventByKey.get(eventKey({ ...raw, kind: raw.kind === 'tool_use' ? 'tool_result' : 'tool_use' })) as
+          | { payload: string; dropped: string | null }
+          | undefined)
+      : undefined;
+    if (!dropped && sibling?.dropped === 'private') dropped = 'private';
+
+    const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
+    const payload = stored ? JSON.stringify(stored) : JSON.stringify(this.stub(raw, dropped ?? 'private'));
+    const ins = this.s.insertEvent.run(
+      eventKey(clean ?? raw), session.id, raw.host, raw.kind, payload, dropped ?? (isPrivatePrompt ? 'private' : null),
+      raw.probe === true ? 1 : 0, at, receivedAt,
+    );
+    if (ins.changes === 0) return false;
+    const eventId = Number(ins.lastInsertRowid);
+
+    if (isPrivatePrompt) {
+      this.addPrompt(raw, session, eventId, at, '', true);
+      return true;
+    }
+    if (!stored) return true;
+    switch (stored.kind) {
+      case 'session_start':
+        this.s.reopen.run(session.id, at);
+        break;
+      case 'prompt':
+        this.addPrompt(stored, session, eventId, at, stored.prompt ?? '', false);
+        break;
+      case 'assistant_message':
+        if (stored.message) this.s.setAssistant.run(clip(stored.message, MAX_ASSISTANT_CHARS), session.id);
+        break;
+      case 'session_end':
+        this.endSession(stored, session, at);
+        break;
+      default:
+        if (OBSERVED_KINDS.has(stored.kind)) this.addObservation(stored, session, eventId, at, toolUseId, sibling?.payload);
+    }
+    return true;
+  }
+
+  /** The session row for an event (created on any first event), linked to its parent for subagents. */
+  private resolveSession(e: CaptureEvent, at: string): SessionState {
+    const project = this.deps.projectFor(e.cwd);
+    const probe = e.probe === true ? 1 : 0;
+    const agentId = e.agentId ?? null;
+    let parent: SessionState | null = null;
+    let ownId = e.sessionId;
+    if (e.parentSessionId && e.parentSessionId !== e.sessionId) {
+      parent = this.session(e.host, e.parentSessionId, { project, cwd: e.cwd, parentId: null, sub: 0, agentId: null, at, probe });
+    } else if (agentId) {
+      parent = this.session(e.host, e.sessionId, { project, cwd: e.cwd, parentId: null, sub: 0, agentId: null, at, probe });
+      ownId = subagentSessionId(e.sessionId, agentId);
+    }
+    const sub = e.isSubagent === true || parent !== null ? 1 : 0;
+    const own = this.session(e.host, ownId, { project, cwd: e.cwd, parentId: parent?.id ?? null, sub, agentId, at, probe });
+    // A subagent spawned during a private turn is part of that turn.
+    if (parent?.privateTurn) return { ...own, privateTurn: 1 };
+    return own;
+  }
+
+  /** Finds or creates a session; writes only when the event adds something (earlier start, parent, ...). */
+  private session(host: HostId, hostSessionId: string, v: SessionFacts): SessionState {
+    const row = this.s.selectSession.get(host, hostSessionId) as SessionDbState | undefined;
+    if (!row) {
+      const { id } = this.s.insertSession.get(host, hostSessionId, v.project, v.cwd, v.parentId, v.sub, v.agentId, v.at, v.probe) as { id: number };
+      return { id, privateTurn: 0, promptCount: 0, project: v.project };
+    }
+    if (
+      v.at < row.startedAt || (v.parentId !== null && row.parentId === null) || v.sub > row.sub ||
+      (v.agentId !== null && row.agentId === null) || v.probe < row.probe
+    ) {
+      this.s.updateSession.run(v.at, v.parentId, v.sub, v.agentId, v.probe, row.id);
+    }
+    return row;
+  }
+
+  /** What is kept of an event whose content must not be stored: ids and kind only. */
+  private stub(e: CaptureEvent, dropped: string): Record<string, unknown> {
+    return defined({
+      host: e.host, source: e.source, kind: e.kind, sessionId: e.sessionId, promptId: e.promptId,
+      toolUseId: e.toolUseId, agentId: e.agentId, parentSessionId: e.parentSessionId, at: e.at,
+      privateTurn: e.kind === 'prompt' ? true : undefined, probe: e.probe, dropped,
+    });
+  }
+
+  private addPrompt(e: CaptureEvent, session: SessionState, eventId: number, at: string, text: string, priv: boolean): void {
+    const number = session.promptCount + 1;
+    const r = this.s.insertPrompt.run(
+      session.id, eventId, e.host, session.project, number, e.promptId ?? null, text, priv ? 1 : 0,
+      rowTags(e.host, session.project), at,
+    );
+    if (r.changes > 0) this.s.setTurn.run(number, priv ? 1 : 0, session.id);
+  }
+
+  private observeSafely(e: CaptureEvent): ObservationDraft | null {
+    const draft = this.deps.observe(e);
+    return draft && typeof draft.title === 'string' ? draft : null;
+  }
+
+  private addObservation(
+    e: CaptureEvent, session: SessionState, eventId: number, at: string, toolUseId: string | null, siblingPayload?: string,
+  ): void {
+    let source = e;
+    if (toolUseId && siblingPayload) {
+      const sibling = JSON.parse(siblingPayload) as CaptureEvent;
+      if (!('dropped' in sibling)) source = mergeToolHalves(e, sibling);
+    }
+    const draft = this.observeSafely(source);
+    if (!draft) return;
+    const filesRead = strings(draft.filesRead);
+    const filesModified = strings(draft.filesModified);
+    const values = [
+      draft.type, clip(draft.title, MAX_TITLE_CHARS), draft.subtitle ?? null, draft.narrative ?? '',
+      list(draft.facts), JSON.stringify(filesRead), JSON.stringify(filesModified), list(draft.concepts),
+      draft.toolName ?? e.toolName ?? null,
+      observationTags(e.host, draft.type, session.project, [...filesRead, ...filesModified]),
+    ];
+
+    // Whichever half arrived first created the row; the second rewrites it with the merged view.
+    const ownToolUseId = toolUseId ?? draft.toolUseId ?? e.toolUseId ?? null;
+    const existing = ownToolUseId
+      ? (this.s.obsByToolUse.get(session.id, ownToolUseId) as { id: number } | undefined)
+      : undefined;
+    if (existing && toolUseId) {
+      this.s.updateObs.run(...values, existing.id);
+      return;
+    }
+    // A file_edit / note sharing a tool call's id is kept as its own row, without the id.
+    this.s.insertObs.run(
+      session.id, eventId, e.host, session.project, session.promptCount || null, ...values,
+      existing ? null : ownToolUseId, at,
+    );
+  }
+
+  /**
+   * An explicit note (mem_save), stored as a 'memory' observation in the given session or in the
+   * project's synthetic `manual:` session. Goes through privacy like any captured event.
+   * Must run inside a transaction. Returns the new observation's id.
+   */
+  saveMemory(input: SaveMemoryInput, project: string): number {
+    const host: HostId = input.host ?? DEFAULT_MEMORY_HOST;
+    const sessionId = input.hostSessionId ?? manualSessionId(project);
+    const at = this.deps.now().toISOString();
+    const event: CaptureEvent = {
+      host, source: 'plugin', kind: 'observation', sessionId, cwd: input.cwd ?? '/', message: input.text,
+      title: input.title, at,
+    };
+    const clean = this.deps.sanitize(event);
+    const text = clean?.message?.trim();
+    if (!clean || !text) throw new StoreError('invalid_input', 'Nothing to save: the memory is empty or entirely private.');
+    const session = this.session(host, sessionId, { project, cwd: input.cwd ?? '', parentId: null, sub: 0, agentId: null, at, probe: 0 });
+    const title = clip(oneLine(clean.title?.trim() || text.split('\n')[0]), MEMORY_TITLE_CHARS);
+    const files = strings(input.files);
+    const id = Number(this.s.insertObs.run(
+      session.id, null, host, session.project, session.promptCount || null, 'memory', title, null, text,
+      '[]', JSON.stringify(files), '[]', list(input.concepts), null, observationTags(host, 'memory', session.project, files),
+      null, at,
+    ).lastInsertRowid);
+    return id;
+  }
+
+  private endSession(e: CaptureEvent, session: SessionState, at: string): void {
+    const ended = this.s.endSession.get({ at, reason: e.reason ?? null, id: session.id }) as { lastAssistant: string | null; endReason: string | null };
+    const prompts = (this.s.digestPrompts.all(session.id) as { text: string }[]).map((r) => r.text);
+    const observations = (this.s.digestObs.all(session.id) as Record<string, string | null>[]).map(
+      (r): ObservationDraft => ({
+        type: r.type as ObservationDraft['type'], title: r.title ?? '', subtitle: r.subtitle, narrative: r.narrative ?? '',
+        facts: parseList(r.facts), filesRead: parseList(r.files_read), filesModified: parseList(r.files_modified),
+        concepts: parseList(r.concepts), toolName: r.tool_name, toolUseId: r.tool_use_id,
+      }),
+    );
+    if (!prompts.length && !observations.length && !ended.lastAssistant) return;
+    const digest: SessionDigest = {
+      host: e.host, project: session.project, prompts, observations,
+      lastAssistantMessage: ended.lastAssistant ?? undefined, endReason: ended.endReason ?? undefined,
+    };
+    const s = this.deps.summarize(digest);
+    // One summary per session: a second session_end replaces it.
+    this.s.upsertSummary.run(
+      session.id, e.host, session.project, s.request ?? '', list(s.filesRead), list(s.filesModified), list(s.commands),
+      s.outcome ?? '', s.text ?? '', rowTags(e.host, session.project), at,
+    );
+  }
+}

@@ -1,0 +1,323 @@
+/**
+ * The SQLite implementation of MemoryStore (better-sqlite3, WAL). One connection per process;
+ * readers in other processes (MCP server, CLI search) open the same file read-only.
+ */
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { CaptureEvent } from '../../shared/capture-event.js';
+import { HOST_IDS, type HostId } from '../../shared/hosts.js';
+import { sanitizeEvent, sanitizeValue } from '../../shared/privacy.js';
+import { observe, summarize } from '../observer/index.js';
+import { projectFor } from '../project.js';
+import { buildContext } from './context.js';
+import { openError, StoreError } from './errors.js';
+import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
+import { currentVersion, migrate, SCHEMA_VERSION } from './migrations.js';
+import {
+  OBSERVATION_COLUMNS, PROMPT_COLUMNS, toObservation, toPrompt, toSession,
+  type ObservationDbRow, type PromptDbRow, type SessionDbRow,
+} from './rows.js';
+import { Searcher } from './search.js';
+import { StatementCache } from './statements.js';
+import { Timeline } from './timeline.js';
+import type {
+  ContextQuery, ContextResult, DeadLetter, IngestResult, MemoryStore, Observation, PromptRow, SaveMemoryInput,
+  SearchHit, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TranscriptCheckpoint,
+} from './types.js';
+
+export { SCHEMA_VERSION } from './migrations.js';
+export { StoreError } from './errors.js';
+
+export interface OpenStoreOptions extends Partial<IngestDeps> {
+  /** Open for reading only (no migrations, no writes): MCP and CLI readers. */
+  readonly?: boolean;
+  /** How long a statement waits for another connection's lock (default 5000 ms). */
+  busyTimeoutMs?: number;
+}
+
+const MAX_DEAD_LETTER_BYTES = 64 * 1024;
+const MAX_IDS = 500;
+
+/** Cuts a string to at most `maxBytes` of UTF-8 without splitting a character. */
+function boundBytes(s: string, maxBytes: number): string {
+  if (Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
+  const cut = Buffer.from(s, 'utf8').subarray(0, maxBytes).toString('utf8');
+  return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
+}
+
+function idList(ids: readonly number[]): number[] {
+  return [...new Set(ids.filter((n) => Number.isSafeInteger(n) && n > 0))].slice(0, MAX_IDS);
+}
+
+export class SqliteStore implements MemoryStore {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly stmts: StatementCache;
+  private readonly deps: IngestDeps;
+  private ingestor?: Ingestor;
+  private ingestTxn?: Database.Transaction<(evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => IngestResult>;
+  private readonly searcher: Searcher;
+  private readonly timelineReader: Timeline;
+  private closed = false;
+
+  constructor(dbPath: string, opts: OpenStoreOptions = {}) {
+    this.path = dbPath;
+    this.deps = {
+      sanitize: opts.sanitize ?? sanitizeEvent,
+      observe: opts.observe ?? observe,
+      summarize: opts.summarize ?? summarize,
+      projectFor: opts.projectFor ?? projectFor,
+      now: opts.now ?? (() => new Date()),
+    };
+    const readonly = opts.readonly === true;
+    let db: Database.Database | undefined;
+    try {
+      const created = !readonly && !existsSync(dbPath);
+      if (created) mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+      db = new Database(dbPath, { readonly, fileMustExist: readonly, timeout: opts.busyTimeoutMs ?? 5000 });
+      if (created) chmodSync(dbPath, 0o600);
+      if (!readonly) {
+        const mode = db.pragma('journal_mode = WAL', { simple: true });
+        if (String(mode).toLowerCase() !== 'wal') throw new StoreError('store_busy', `Cannot switch ${dbPath} to WAL mode (got ${String(mode)}).`, dbPath);
+        db.pragma('synchronous = NORMAL');
+      }
+      db.pragma('foreign_keys = ON');
+      db.pragma('temp_store = MEMORY');
+      db.pragma('cache_size = -32000');
+      // Reading the schema catches a damaged file now, with a clear error, not at the first query.
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+      if (readonly) {
+        const v = currentVersion(db);
+        if (v !== SCHEMA_VERSION) {
+          throw new StoreError('store_open_failed', `The database ${dbPath} has schema version ${v}, expected ${SCHEMA_VERSION}; start the worker to migrate it.`, dbPath);
+        }
+      } else {
+        migrate(db);
+      }
+    } catch (err) {
+      try {
+        db?.close();
+      } catch {
+        // Already failing; the open error is what matters.
+      }
+      throw openError(err, dbPath);
+    }
+    this.db = db;
+    this.stmts = new StatementCache(db);
+    this.searcher = new Searcher(this.stmts);
+    this.timelineReader = new Timeline(this.stmts);
+  }
+
+  private get ingestion(): Ingestor {
+    this.ingestor ??= new Ingestor(this.db, this.deps);
+    return this.ingestor;
+  }
+
+  ingest(events: CaptureEvent[]): IngestResult {
+    return this.runIngest(events, null);
+  }
+
+  ingestWithCheckpoint(events: CaptureEvent[], checkpoint: TranscriptCheckpoint): IngestResult {
+    return this.runIngest(events, checkpoint);
+  }
+
+  /**
+   * One IMMEDIATE transaction for the batch (and the checkpoint). The fast path has no per-event
+   * savepoints; if an event fails on its own account, the batch is rolled back and run again
+   * isolated, so that event alone is rejected.
+   */
+  private runIngest(events: CaptureEvent[], checkpoint: TranscriptCheckpoint | null): IngestResult {
+    if (!Array.isArray(events)) throw new StoreError('invalid_input', 'events must be an array');
+    this.ingestTxn ??= this.db.transaction((evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => {
+      const result = this.ingestion.ingest(evs, isolated);
+      if (cp) this.writeCheckpoint(cp);
+      return result;
+    });
+    try {
+      return this.ingestTxn.immediate(events, checkpoint, false);
+    } catch (err) {
+      if (!(err instanceof EventFailure)) throw err;
+      return this.ingestTxn.immediate(events, checkpoint, true);
+    }
+  }
+
+  private writeCheckpoint(cp: TranscriptCheckpoint): void {
+    if (!cp || typeof cp.filePath !== 'string' || !cp.filePath) throw new StoreError('invalid_input', 'checkpoint.filePath is required');
+    if (!Number.isSafeInteger(cp.offset) || cp.offset < 0) throw new StoreError('invalid_input', 'checkpoint.offset must be a non-negative integer');
+    this.stmts
+      .get(`INSERT INTO transcript_files (file_path, watch_name, offset, inode, fingerprint, pending, context, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (file_path) DO UPDATE SET watch_name = excluded.watch_name, offset = excluded.offset,
+          inode = excluded.inode, fingerprint = excluded.fingerprint, pending = excluded.pending,
+          context = excluded.context, updated_at = excluded.updated_at`)
+      .run(
+        cp.filePath, String(cp.watchName ?? ''), cp.offset, cp.inode ?? null, cp.fingerprint ?? null,
+        JSON.stringify(cp.pending ?? {}), JSON.stringify(cp.context ?? {}), this.deps.now().toISOString(),
+      );
+  }
+
+  getCheckpoint(filePath: string): TranscriptCheckpoint | undefined {
+    const r = this.stmts.get('SELECT * FROM transcript_files WHERE file_path = ?').get(filePath) as
+      | { file_path: string; watch_name: string; offset: number; inode: number | null; fingerprint: string | null; pending: string; context: string; updated_at: string }
+      | undefined;
+    if (!r) return undefined;
+    return {
+      filePath: r.file_path, watchName: r.watch_name, offset: r.offset, inode: r.inode, fingerprint: r.fingerprint,
+      pending: JSON.parse(r.pending) as Record<string, unknown>, context: JSON.parse(r.context) as Record<string, unknown>,
+      updatedAt: r.updated_at,
+    };
+  }
+
+  deleteCheckpoint(filePath: string): void {
+    this.stmts.get('DELETE FROM transcript_files WHERE file_path = ?').run(filePath);
+  }
+
+  addDeadLetter(letter: DeadLetter): number {
+    // A dead letter is raw input: it gets the same privacy pass as any event before it is kept.
+    const raw = boundBytes(String(sanitizeValue(String(letter.raw ?? ''))), MAX_DEAD_LETTER_BYTES);
+    const reason = boundBytes(String(sanitizeValue(String(letter.reason ?? ''))), 4096);
+    const r = this.stmts
+      .get('INSERT INTO dead_letters (source, file_path, offset, reason, raw, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(letter.source, letter.filePath ?? null, letter.offset ?? null, reason, raw, this.deps.now().toISOString());
+    return Number(r.lastInsertRowid);
+  }
+
+  listDeadLetters(limit = 100): DeadLetter[] {
+    const n = Math.min(1000, Math.max(1, Math.trunc(limit) || 100));
+    const rows = this.stmts.get('SELECT * FROM dead_letters ORDER BY id DESC LIMIT ?').all(n) as {
+      id: number; source: DeadLetter['source']; file_path: string | null; offset: number | null; reason: string; raw: string; created_at: string;
+    }[];
+    return rows.map((r) => ({
+      id: r.id, source: r.source, filePath: r.file_path, offset: r.offset, reason: r.reason, raw: r.raw, createdAt: r.created_at,
+    }));
+  }
+
+  search(query: SearchQuery): SearchHit[] {
+    return this.searcher.search(query);
+  }
+
+  timeline(query: TimelineQuery): TimelineItem[] {
+    return this.timelineReader.timeline(query);
+  }
+
+  getObservations(ids: number[]): Observation[] {
+    const wanted = idList(ids);
+    if (!wanted.length) return [];
+    const rows = this.stmts
+      .get(`SELECT ${OBSERVATION_COLUMNS} FROM observations o JOIN sessions s ON s.id = o.session_id
+        WHERE o.id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(wanted)) as ObservationDbRow[];
+    const byId = new Map(rows.map((r) => [r.id, toObservation(r)]));
+    return wanted.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  getPrompts(ids: number[]): PromptRow[] {
+    const wanted = idList(ids);
+    if (!wanted.length) return [];
+    const rows = this.stmts
+      .get(`SELECT ${PROMPT_COLUMNS} FROM prompts p JOIN sessions s ON s.id = p.session_id
+        WHERE p.id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(wanted)) as PromptDbRow[];
+    const byId = new Map(rows.map((r) => [r.id, toPrompt(r)]));
+    return wanted.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  getSession(host: HostId, hostSessionId: string): SessionRow | undefined {
+    const r = this.stmts.get('SELECT * FROM sessions WHERE host = ? AND host_session_id = ?').get(host, hostSessionId) as
+      | SessionDbRow
+      | undefined;
+    return r ? toSession(r) : undefined;
+  }
+
+  saveMemory(input: SaveMemoryInput): Observation {
+    if (!input || typeof input.text !== 'string' || !input.text.trim()) throw new StoreError('invalid_input', 'text is required');
+    const host = input.host ?? DEFAULT_MEMORY_HOST;
+    const existing = input.hostSessionId ? this.getSession(host, input.hostSessionId) : undefined;
+    const project = input.project || existing?.project || (input.cwd ? this.deps.projectFor(input.cwd) : '');
+    if (!project) throw new StoreError('invalid_input', 'project or cwd is required to save a memory');
+    const id = this.db.transaction(() => this.ingestion.saveMemory(input, project)).immediate();
+    return this.getObservations([id])[0];
+  }
+
+  context(query: ContextQuery): ContextResult {
+    let project = query.project || (query.cwd ? this.deps.projectFor(query.cwd) : '');
+    if (!project && query.hostSessionId) {
+      const r = this.stmts
+        .get('SELECT project FROM sessions WHERE host_session_id = @sid AND (@host IS NULL OR host = @host) LIMIT 1')
+        .get({ sid: query.hostSessionId, host: query.host ?? null }) as { project: string } | undefined;
+      project = r?.project ?? '';
+    }
+    if (!project) return { project: '', text: '', observationIds: [], summaryId: null, approxTokens: 0 };
+    return buildContext(this.stmts, { ...query, project });
+  }
+
+  deleteProbeData(hostSessionId: string): number {
+    return this.db
+      .transaction(() => {
+        const sessions = this.stmts
+          .get(`SELECT id, probe FROM sessions WHERE host_session_id = @sid
+            UNION SELECT c.id, c.probe FROM sessions c JOIN sessions p ON p.id = c.parent_session_id WHERE p.host_session_id = @sid`)
+          .all({ sid: hostSessionId }) as { id: number; probe: number }[];
+        let removed = 0;
+        for (const s of sessions) {
+          if (s.probe) {
+            // Everything in the session came from probes: the cascade removes what they derived.
+            removed += (this.stmts.get('SELECT count(*) AS n FROM events WHERE session_id = ?').get(s.id) as { n: number }).n;
+            this.stmts.get('DELETE FROM sessions WHERE id = ?').run(s.id);
+            continue;
+          }
+          const probeEvents = `SELECT id FROM events WHERE session_id = ? AND probe = 1`;
+          this.stmts.get(`DELETE FROM observations WHERE event_id IN (${probeEvents})`).run(s.id);
+          this.stmts.get(`DELETE FROM prompts WHERE event_id IN (${probeEvents})`).run(s.id);
+          removed += this.stmts.get('DELETE FROM events WHERE session_id = ? AND probe = 1').run(s.id).changes;
+        }
+        return removed;
+      })
+      .immediate();
+  }
+
+  stats(): StoreStats {
+    const count = (table: string): number => (this.stmts.get(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const lastEventAtByHost: Partial<Record<HostId, string>> = {};
+    // One indexed MAX per host (host, probe, at) instead of a scan of all events.
+    const last = this.stmts.get('SELECT max(at) AS at FROM events WHERE host = ? AND probe = 0');
+    for (const h of HOST_IDS) {
+      const r = last.get(h) as { at: string | null };
+      if (r.at) lastEventAtByHost[h] = r.at;
+    }
+    return {
+      sessions: count('sessions'),
+      prompts: count('prompts'),
+      observations: count('observations'),
+      summaries: count('summaries'),
+      events: count('events'),
+      deadLetters: count('dead_letters'),
+      lastEventAtByHost,
+      schemaVersion: currentVersion(this.db),
+    };
+  }
+
+  quickCheck(): string {
+    const rows = this.db.pragma('quick_check') as { quick_check: string }[];
+    return rows.map((r) => r.quick_check).join('\n') || 'ok';
+  }
+
+  /** Moves the WAL into the main file (tests, backups, doctor). */
+  checkpointWal(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+}
+
+/** Opens (creating and migrating when needed) the database at `dbPath`. */
+export function openStore(dbPath: string, opts: OpenStoreOptions = {}): SqliteStore {
+  return new SqliteStore(dbPath, opts);
+}
+
+export { manualSessionId };

@@ -1,0 +1,113 @@
+// Worker first, database second: the fallback rules and the HTTP client's mapping of answers.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FallbackReader } from '../../src/mcp/access.js';
+import { RequestRejectedError, WorkerUnavailableError } from '../../src/mcp/reader.js';
+import { WorkerReader } from '../../src/mcp/worker-reader.js';
+import { dataPaths } from '../../src/shared/paths.js';
+import { tempDir } from '../helpers/temp.js';
+import { FakeReader } from './fake-reader.js';
+
+class ScriptedWorker extends FakeReader {
+  override async search(...args: Parameters<FakeReader['search']>) {
+    const r = await super.search(...args);
+    return { ...r, via: 'worker' as const };
+  }
+}
+
+describe('FallbackReader', () => {
+  it('uses the worker while it answers', async () => {
+    const direct = new FakeReader();
+    let kicks = 0;
+    const r = new FallbackReader(new ScriptedWorker(), direct, { kickWorker: () => kicks++ });
+    expect((await r.search({ query: 'x' })).via).toBe('worker');
+    expect(direct.calls).toHaveLength(0);
+    expect(kicks).toBe(0);
+  });
+
+  it('falls back to the database, kicks the worker, and skips it for a while', async () => {
+    const worker = new FakeReader();
+    worker.fail = new WorkerUnavailableError('connect ECONNREFUSED');
+    const direct = new FakeReader();
+    let kicks = 0;
+    let now = 1000;
+    const r = new FallbackReader(worker, direct, { kickWorker: () => kicks++, skipWorkerMs: 5000, now: () => now });
+    expect((await r.search({ query: 'x' })).via).toBe('database');
+    expect(kicks).toBe(1);
+    await r.getObservations([1]);
+    expect(worker.calls).toHaveLength(1); // skipped during the window
+    now += 5000;
+    await r.context({});
+    expect(worker.calls).toHaveLength(2); // tried again after it
+    expect(direct.calls.map((c) => c.op)).toEqual(['search', 'getObservations', 'context']);
+  });
+
+  it('does not fall back when the request itself is wrong', async () => {
+    const worker = new FakeReader();
+    worker.fail = new RequestRejectedError('bad query');
+    const direct = new FakeReader();
+    const r = new FallbackReader(worker, direct, { kickWorker: () => undefined });
+    await expect(r.search({ query: 'x' })).rejects.toThrow('bad query');
+    expect(direct.calls).toHaveLength(0);
+  });
+});
+
+describe('WorkerReader', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+
+  async function fakeWorker(handler: (req: IncomingMessage, body: string) => [number, unknown] | undefined) {
+    const paths = dataPaths(tempDir('data'));
+    mkdirSync(paths.root, { recursive: true });
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c));
+      req.on('end', () => {
+        const answer = handler(req, body);
+        if (!answer) return; // never answer: a hung worker
+        res.writeHead(answer[0], { 'content-type': 'application/json' }).end(JSON.stringify(answer[1]));
+      });
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    writeFileSync(paths.workerJson, JSON.stringify({ pid: process.pid, port, version: 't', startedAt: '', dataDir: paths.root, instanceId: 'i' }));
+    writeFileSync(paths.token, 'tok\n');
+    return paths;
+  }
+
+  it('sends the documented routes with the token and maps the answers', async () => {
+    const seen: string[] = [];
+    const paths = await fakeWorker((req, body) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization} ${body}`);
+      if (req.url!.startsWith('/api/search')) return [200, { results: [{ id: 1 }] }];
+      if (req.url!.startsWith('/api/timeline')) return [200, { items: [{ id: 2 }] }];
+      if (req.url === '/api/observations/batch') return [200, { observations: [{ id: 3 }] }];
+      if (req.url === '/api/memory') return [200, { observation: { id: 4 } }];
+      if (req.url!.startsWith('/api/context')) return [200, { project: 'p', text: 't', observationIds: [], summaryId: null, approxTokens: 1 }];
+      return [404, { error: { code: 'not_found', message: 'no route' } }];
+    });
+    const w = new WorkerReader(paths);
+    expect((await w.search({ query: 'a b', project: 'p', limit: 3 })).value).toEqual([{ id: 1 }]);
+    expect((await w.timeline({ anchorId: 9, before: 2 })).value).toEqual([{ id: 2 }]);
+    expect((await w.getObservations([3])).value).toEqual([{ id: 3 }]);
+    expect((await w.save({ text: 'm' })).value).toEqual({ id: 4 });
+    expect((await w.context({ project: 'p', maxTokens: 100 })).value.text).toBe('t');
+    expect(seen).toEqual([
+      'GET /api/search?q=a+b&project=p&limit=3 Bearer tok ',
+      'GET /api/timeline?anchor=9&before=2 Bearer tok ',
+      'POST /api/observations/batch Bearer tok {"ids":[3]}',
+      'POST /api/memory Bearer tok {"text":"m"}',
+      'GET /api/context?project=p&maxTokens=100 Bearer tok ',
+    ]);
+  });
+
+  it('400 is the caller\'s mistake; 401, 5xx, timeouts and no worker are the worker being unavailable', async () => {
+    let status = 400;
+    const paths = await fakeWorker(() => (status === 0 ? undefined : [status, { error: { code: 'x', message: `status ${status}` } }]));
+    const w = new WorkerReader(paths, 300);
+    await expect(w.search({ query: 'x' })).rejects.toThrow(new RequestRejectedError('status 400'));
+    for (status of [401, 404, 500, 0]) await expect(w.search({ query: 'x' })).rejects.toBeInstanceOf(WorkerUnavailableError);
+    await expect(new WorkerReader(dataPaths(tempDir('empty'))).search({ query: 'x' })).rejects.toThrow(/no worker recorded/);
+  });
+});
