@@ -67,8 +67,8 @@ export function payloadDialect(p: Payload | undefined, env: Env): CallerHost | u
     || 'stopReason' in p || 'stop_reason' in p || (str(p.sessionId) && typeof p.timestamp === 'number')) return 'copilot';
   const event = str(p.hook_event_name);
   if ((event && GEMINI_ONLY_EVENTS.has(event)) || 'llm_request' in p) return 'gemini';
-  if ('tool_call_id' in p || 'tool_output' in p || 'client_type' in p || 'session_title' in p) return 'kimi';
   if (str(p.event) && ('working_dir' in p || 'matcher_context' in p)) return 'goose';
+  if ('tool_call_id' in p || 'tool_output' in p || 'client_type' in p || 'session_title' in p) return 'kimi';
   const owner = transcriptOwner(p, env);
   if (owner && owner !== 'claude-code') return owner;
   if ('turn_id' in p && !('prompt_id' in p) && event !== 'MessageDisplay') return 'codex';

@@ -75,7 +75,7 @@ async function handle(run: Run, paths: DataPaths): Promise<string> {
   }
   if (input.timedOut) log.detail('stdin still open after the deadline; using what arrived');
   if (input.truncated) log.problem(`stdin over ${STDIN_MAX_BYTES} bytes; payload truncated`);
-  const payload = parsePayload(input.text, input.truncated);
+  const payload = parsePayload(input.text, input.truncated, input.tail);
   const env = process.env;
 
   const result: AdapterResult = adapter.normalize({ host, event: run.event, payload, rawStdin: input.text, env, now: new Date().toISOString() });
@@ -84,7 +84,7 @@ async function handle(run: Run, paths: DataPaths): Promise<string> {
   let dropReason = result.dropReason;
   if (!dropReason) {
     const caller = identifyCaller(host, payload, env);
-    if (caller.drop) dropReason = caller.reason ?? `event belongs to ${caller.host}`;
+    if (caller.drop) dropReason = `${caller.drop} (${caller.evidence ?? 'caller check'})`;
   }
   if (dropReason) log.detail(`not stored: ${dropReason}`);
   const events = dropReason ? [] : sanitizeAll(result.events, log);
@@ -113,14 +113,14 @@ function armWatchdog(ms: number, run: Run): void {
   if (watchdog) clearTimeout(watchdog);
   watchdog = setTimeout(() => {
     run.log.problem(`hard time limit (${ms} ms) reached; answering without context`);
-    void finish(run, run.fallback()).then(() => process.exit(0));
+    void finish(run.fallback()).then(() => process.exit(0));
   }, ms);
   watchdog.unref();
 }
 
 let printed = false;
 
-async function finish(run: Run, out: string): Promise<void> {
+async function finish(out: string): Promise<void> {
   process.exitCode = 0;
   if (printed) return;
   printed = true;
@@ -161,7 +161,7 @@ export async function main(argv: string[]): Promise<void> {
     log.problem(`hook failed open: ${errorText(err)}`);
     out = run.fallback();
   }
-  await finish(run, out);
+  await finish(out);
   // Whatever still holds the event loop (a stray socket or timer) must not keep the host waiting.
   setTimeout(() => process.exit(0), 200).unref();
 }

@@ -4,7 +4,7 @@
  */
 import { TRUNCATION_MARKER } from '../shared/capture-event.js';
 
-export function parsePayload(text: string, truncated: boolean): Record<string, unknown> | undefined {
+export function parsePayload(text: string, truncated: boolean, tail?: string): Record<string, unknown> | undefined {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!t.trim()) return undefined;
   let value: unknown;
@@ -14,7 +14,27 @@ export function parsePayload(text: string, truncated: boolean): Record<string, u
     // Input cut at the size cap still holds a useful event: keep what arrived, marked.
     value = truncated ? repairTruncatedJson(t) : undefined;
   }
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const obj = value as Record<string, unknown>;
+  if (truncated && tail) recoverTailIds(obj, tail);
+  return obj;
+}
+
+// Short string fields hosts put after a huge tool output (Claude Code: tool_use_id, duration_ms last).
+const TAIL_ID_RE = /"([A-Za-z_]{2,40})"\s*:\s*"([A-Za-z0-9._:@\/ -]{1,256})"/g;
+const TAIL_KEYS = /(?:_id|Id)$|^(?:hook_event_name|hookEventName|tool_name|toolName|cwd)$/;
+
+/**
+ * Ids that were cut away with the middle of an oversized payload, read back from its tail.
+ * Only keys missing at the top level and named like ids are filled in; the last occurrence wins,
+ * being the nearest to the end of the top-level object.
+ */
+export function recoverTailIds(obj: Record<string, unknown>, tail: string): void {
+  const had = new Set(Object.keys(obj));
+  for (const m of tail.matchAll(TAIL_ID_RE)) {
+    const [, key, value] = m;
+    if (TAIL_KEYS.test(key) && !had.has(key)) obj[key] = value;
+  }
 }
 
 const closers = (stack: string[]): string => stack.slice().reverse().join('');

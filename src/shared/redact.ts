@@ -121,6 +121,14 @@ function looksRandom(s: string): boolean {
   return (/[a-z]/.test(s) ? 1 : 0) + (/[A-Z]/.test(s) ? 1 : 0) + (/[0-9]/.test(s) ? 1 : 0) >= 2;
 }
 
+// Words that follow "password:" in prose, never a password worth hiding.
+const PROSE_WORDS = new Set([
+  'a', 'an', 'the', 'then', 'it', 'is', 'are', 'was', 'be', 'and', 'or', 'to', 'must', 'should', 'will', 'can', 'field',
+  'please', 'enter', 'here', 'below', 'above', 'see', 'use', 'type', 'yes', 'no', 'not', 'set', 'empty', 'missing', 'invalid',
+]);
+// What follows a type in an annotation: `token: Token;`, `key: Key | null`, `(secret: Secret)`.
+const TYPE_END = /[ \t]*[;,)|}>[=]/y;
+
 function unquote(v: string): { inner: string; open: string; close: string } {
   if (v.startsWith('\\"')) return { inner: v.slice(2, -2), open: '\\"', close: '\\"' };
   if (v.startsWith('"') || v.startsWith("'")) return { inner: v.slice(1, -1), open: v[0], close: v[0] };
@@ -136,8 +144,12 @@ function redactAssignment(m: string, q: string, name: string, sep: string, value
   if (!open) {
     if (all[offset + m.length] === '(') return m; // a function call: apiKey = getKey()
     if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(inner)) return m; // config.apiKey
-    // "password: then …" in prose, `token: Token` in types: short bare words after a colon.
-    if (sep.includes(':') && /^[A-Za-z_]{1,7}$/.test(inner)) return m;
+    if (sep.includes(':')) {
+      // "the password: then press enter" in prose; `token: Token;` in a type annotation.
+      if (PROSE_WORDS.has(inner.toLowerCase())) return m;
+      TYPE_END.lastIndex = offset + m.length;
+      if (/^[A-Z][A-Za-z0-9]*$/.test(inner) && TYPE_END.test(all)) return m;
+    }
   }
   return `${q}${name}${q}${sep}${open}${REDACTED}${close}`;
 }

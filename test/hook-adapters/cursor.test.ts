@@ -1,5 +1,6 @@
 // Cursor payloads built from the field lists in HOSTS.md §3 (no captured fixtures yet).
 import { describe, expect, it } from 'vitest';
+import { MAX_FIELD_CHARS, TRUNCATION_MARKER } from '../../src/shared/capture-event.js';
 import { getAdapter } from '../../src/hook/adapters/index.js';
 import { run } from './fixtures.js';
 
@@ -47,6 +48,14 @@ describe('cursor adapter', () => {
     expect(r.events).toEqual([expect.objectContaining({
       kind: 'file_edit', filePath: '/home/dev/projects/demo/a.ts', toolName: 'Edit', edits: [{ oldText: 'a', newText: 'b' }],
     })]);
+  });
+
+  it('huge edit texts are truncated with the marker, edits stay objects', () => {
+    const r = at('afterFileEdit', { file_path: '/home/dev/projects/demo/a.ts', edits: [{ old_string: 'a', new_string: 'N'.repeat(MAX_FIELD_CHARS * 5) }] });
+    const edit = r.events[0].edits?.[0];
+    expect(edit?.oldText).toBe('a');
+    expect(edit?.newText?.length).toBeLessThanOrEqual(MAX_FIELD_CHARS);
+    expect(edit?.newText?.endsWith(TRUNCATION_MARKER)).toBe(true);
   });
 
   it('beforeReadFile → a Read (content left out); afterAgentResponse → assistant_message', () => {

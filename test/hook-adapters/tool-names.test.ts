@@ -17,6 +17,12 @@ describe('normalizeToolName', () => {
     expect(CANONICAL_TOOLS as readonly string[]).toContain(expected);
   });
 
+  it('is idempotent: a canonical name stays itself for every host', () => {
+    for (const host of ['claude-code', 'codex', 'copilot', 'goose', 'grok', 'kimi', 'pi', 'dsh']) {
+      for (const name of CANONICAL_TOOLS) expect(normalizeToolName(host, name), `${host} ${name}`).toBe(name);
+    }
+  });
+
   it('keeps MCP names and unknown names; Goose extensions become MCP names', () => {
     expect(normalizeToolName('claude-code', 'mcp__github__create_issue')).toBe('mcp__github__create_issue');
     expect(normalizeToolName('copilot', 'read_bash')).toBe('read_bash');

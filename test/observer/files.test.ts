@@ -30,6 +30,14 @@ describe('observe: Read', () => {
     expect(d.filesRead).toEqual(['/etc/hosts']);
   });
 
+  it('Cursor read_file line range and Gemini read_many_files', () => {
+    const c = observe(toolEvent('Read', { target_file: 'src/a.ts', start_line_one_indexed: 5, end_line_one_indexed_inclusive: 9 }, 'x'))!;
+    expect(c.title).toBe('Read src/a.ts (lines 5\u20139)');
+    const g = observe(toolEvent('Read', { paths: [`${CWD}/a.md`, `${CWD}/b.md`, 'c.md', 'd.md'] }, { llmContent: '...' }))!;
+    expect(g.title).toBe('Read 4 files: a.md, b.md, c.md (+1 more)');
+    expect(g.filesRead).toEqual(['a.md', 'b.md', 'c.md', 'd.md']);
+  });
+
   it('Gemini read_file (absolute_path) and a failed read', () => {
     const d = observe(toolEvent('Read', { absolute_path: `${CWD}/missing.ts` }, { error: 'File not found' }))!;
     expect(d.title).toBe('Failed to read missing.ts');
@@ -67,6 +75,12 @@ describe('observe: Edit, Write, NotebookEdit', () => {
     const pi = observe(toolEvent('Edit', { path: 'rel/p.go', edits: [{ oldText: 'x', newText: '' }] }, {}))!;
     expect(pi.title).toBe('Edited rel/p.go (+0 \u22121)');
     expect(pi.filesModified).toEqual(['rel/p.go']);
+  });
+
+  it('OpenCode edit (filePath, oldString, newString, replaceAll)', () => {
+    const d = observe(toolEvent('Edit', { filePath: `${CWD}/x.ts`, oldString: 'a', newString: 'b', replaceAll: true }, { output: '' }))!;
+    expect(d.title).toBe('Edited x.ts (+1 \u22121)');
+    expect(d.facts).toContain('replace all');
   });
 
   it('Write: created vs overwritten', () => {

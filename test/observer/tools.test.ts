@@ -56,6 +56,11 @@ describe('observe: web', () => {
     expect(d.facts).toContain('status: HTTP 200 OK');
   });
 
+  it('Gemini web_fetch: the URL comes from the prompt', () => {
+    const d = observe(toolEvent('WebFetch', { prompt: 'Summarize https://example.org/post/1 please' }, { llmContent: 'A post.' }))!;
+    expect(d.title).toBe('Fetched example.org/post/1');
+  });
+
   it('a 404 fetch is a failure', () => {
     const d = observe(toolEvent('WebFetch', { url: 'https://x.dev/missing' }, { code: 404, codeText: 'Not Found', result: '' }))!;
     expect(d.title).toBe('Failed to fetch x.dev/missing (404)');

@@ -106,6 +106,8 @@ describe('redactSecrets: secret-named assignments', () => {
     expect(redactSecrets('auth:\n  token: ab12cd34\n  user: me')).toBe(`auth:\n  token: ${R}\n  user: me`);
     expect(redactSecrets('{\\"password\\": \\"p4ss\\"}')).toBe(`{\\"password\\": \\"${R}\\"}`);
     expect(redactSecrets('x-api-key: 0123abcd')).toBe(`x-api-key: ${R}`);
+    expect(redactSecrets('db:\n  password: secret\n  user: app')).toBe(`db:\n  password: ${R}\n  user: app`);
+    expect(redactSecrets('token: Abc')).toBe(`token: ${R}`);
   });
 
   it('redacts CLI flags and curl -u', () => {
@@ -141,6 +143,8 @@ describe('redactSecrets: false-positive guards', () => {
     'password = getPassword()',
     'if (password === "") return;',
     'interface User { password: string; token?: string }',
+    'type T = { token: Token; apiKey: ApiKey | null }',
+    'function f(secret: Secret, password: Password) {}',
     'export OPENAI_API_KEY=$OPENAI_API_KEY',
     'API_KEY=${API_KEY}',
     'the bearer of bad news; bearer authentication is common',

@@ -132,6 +132,18 @@ describe('sanitizeEvent', () => {
     expect(msg.message!.endsWith(TRUNCATION_MARKER)).toBe(true);
   });
 
+  it('is idempotent: the hook and the worker may both apply it', () => {
+    const events = [
+      ev({ kind: 'prompt', prompt: 'a <private>b</private> c API_KEY=k1 <private>open' }),
+      ev({ kind: 'prompt', prompt: '<private>all</private>' }),
+      ev({ toolName: 'Bash', toolInput: { command: `echo ${GH}`, token: 'x' }, toolResponse: 'p'.repeat(MAX_FIELD_CHARS + 5) }),
+    ];
+    for (const e of events) {
+      const once = sanitizeEvent(e)!;
+      expect(sanitizeEvent(once)).toEqual(once);
+    }
+  });
+
   it('processes a 1 MB tool response quickly', () => {
     const big = `${'log line with path/to/file.ts and sha 3f786850e387550fdab836ed7e6dc881de23001b\n'.repeat(13_000)}`;
     const t = Date.now();

@@ -71,3 +71,29 @@ describe('codex schema against the real 0.171 rollout, as it is', () => {
     store.close();
   });
 });
+
+describe('codex preamble exclusion is by prefix only', () => {
+  const msg = (role: string, text: string, turn: string) => ({ timestamp: '2026-11-30T11:00:00.000Z', type: 'response_item', payload: { type: 'message', role, content: [{ type: 'input_text', text }], internal_chat_message_metadata_passthrough: { turn_id: turn } } });
+  it('keeps a real question that mentions the preamble words mid-text, drops injected blocks and developer messages', () => {
+    const schema = shipped('codex');
+    const state: FileState = { context: {}, pending: {} };
+    const file = fileInfo(ROLLOUT);
+    const first = readFileSync(ROLLOUT, 'utf8').split('\n')[0];
+    schema.evaluate(JSON.parse(first), state, file);
+    const lines = [
+      msg('user', 'Why does my prompt show <environment_context> and "# AGENTS.md instructions for" text?', 't-real'),
+      msg('user', '<plugins_instructions>\n## Plugins\n- github</plugins_instructions>', 't-plug'),
+      msg('user', '<plugin_recommendations>try the github plugin</plugin_recommendations>', 't-rec'),
+      msg('user', '<user_instructions>be terse</user_instructions>', 't-ui'),
+      msg('developer', 'You may use the following hooks context: CONTEXT-MARKER', 't-dev'),
+      msg('user', '<b>bold</b> is not a preamble', 't-html'),
+      { timestamp: '2026-11-30T11:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'older rollouts log the prompt here', turn_id: 't-old' } },
+    ];
+    const prompts = lines.flatMap((l) => schema.evaluate(l, state, file).events).filter((e) => e.kind === 'prompt');
+    expect(prompts.map((p) => [p.promptId, p.prompt])).toEqual([
+      ['t-real', 'Why does my prompt show <environment_context> and "# AGENTS.md instructions for" text?'],
+      ['t-html', '<b>bold</b> is not a preamble'],
+      ['t-old', 'older rollouts log the prompt here'],
+    ]);
+  });
+});

@@ -61,6 +61,9 @@ function clipDeep(v: unknown, depth: number): unknown {
   return out;
 }
 
+/** A structure may hold several long strings, but not without bound. */
+const MAX_STRUCTURE_CHARS = 4 * MAX_FIELD_CHARS;
+
 /**
  * Bounds a free-form field: long strings keep their head plus the truncation marker; a structure
  * still too large once its strings are cut becomes its truncated JSON text (marked, not dropped).
@@ -70,7 +73,7 @@ export function clip(v: unknown): unknown {
   const c = clipDeep(v, 0);
   if (typeof c !== 'object' || c === null) return c;
   const json = JSON.stringify(c) ?? '';
-  return json.length > MAX_FIELD_CHARS ? truncateText(json) : c;
+  return json.length > MAX_STRUCTURE_CHARS ? truncateText(json) : c;
 }
 
 /** `[{old_string,new_string}]` (Cursor, Windsurf) → FileEdit[]. */

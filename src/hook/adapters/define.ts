@@ -3,7 +3,7 @@
  * event-name resolution, caller identification, session-id / cwd / transcript validation, size
  * bounds, and a catch-all so an adapter never throws.
  */
-import { isValidCwd, isValidSessionId, truncateText, type CaptureEvent } from '../../shared/capture-event.js';
+import { isValidCwd, isValidSessionId, truncateText, type CaptureEvent, type FileEdit } from '../../shared/capture-event.js';
 import type { HookHostId, HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
 import { resolve } from 'node:path';
@@ -63,7 +63,8 @@ function spelled(spec: DialectSpec, name: string): string {
 }
 
 /** The payload's own event name wins when it names a different event than the command line. */
-function resolveEvent(spec: DialectSpec, cmd: string, named: string | undefined, notes: string[]): string {
+function resolveEvent(spec: DialectSpec, cmd: string, payloadName: string | undefined, notes: string[]): string {
+  const named = payloadName?.slice(0, 128); // an event name, not a place for megabytes
   if (!named || keyOf(spec, named) === keyOf(spec, cmd)) return spelled(spec, cmd);
   notes.push(`event mismatch: command line says "${cmd}", payload says "${named}"; using the payload's`);
   return spelled(spec, named);
@@ -82,13 +83,20 @@ function resolveCwd(spec: DialectSpec, p: Payload, env: Env, notes: string[]): s
   return undefined;
 }
 
+function boundEdit(e: FileEdit): FileEdit {
+  return {
+    ...(e.oldText !== undefined && { oldText: truncateText(e.oldText) }),
+    ...(e.newText !== undefined && { newText: truncateText(e.newText) }),
+  };
+}
+
 function bound(e: CaptureEvent): CaptureEvent {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) {
     if (v === undefined) continue;
     if (k === 'toolInput' || k === 'toolResponse') out[k] = clip(v);
     else if (k === 'promptId' || k === 'toolUseId' || k === 'agentId' || k === 'parentSessionId') out[k] = truncateText(String(v), ID_MAX);
-    else if (k === 'edits' && Array.isArray(v)) out[k] = v.map((x: { oldText?: string; newText?: string }) => clip(x));
+    else if (k === 'edits' && Array.isArray(v)) out[k] = (v as FileEdit[]).map(boundEdit);
     else if (typeof v === 'string' && k !== 'cwd' && k !== 'transcriptPath') out[k] = truncateText(v);
     else out[k] = v;
   }

@@ -27,15 +27,15 @@ const DIALECTS: Readonly<Partial<Record<HookHostId, HookAdapter>>> = {
   raw: rawAdapter,
 };
 
-const bound = new Map<HostId, HookAdapter>();
+const rawByHost = new Map<HostId, HookAdapter>();
 
 /** The adapter for `claude-mem hook <host> …`; hosts without a hook dialect read the raw format. */
 export function getAdapter(host: HookHostId): HookAdapter {
   const dialect = DIALECTS[host];
   if (dialect) return dialect;
   const id = host as HostId;
-  let adapter = bound.get(id);
-  if (!adapter) bound.set(id, (adapter = rawAdapterFor(id)));
+  let adapter = rawByHost.get(id);
+  if (!adapter) rawByHost.set(id, (adapter = rawAdapterFor(id)));
   return adapter;
 }
 

@@ -33,9 +33,10 @@ export const windsurfAdapter = defineAdapter({
     postreadcode: ({ p, notes }) => {
       const t = info(p);
       const filePath = str(t.file_path);
-      return one(filePath ? toolDraft('windsurf', 'read_code', {
-        filePath, toolInput: { file_path: filePath }, toolResponse: pick(t, 'content'),
-      }) : undefined, notes, 'no file_path in tool_info');
+      return one(filePath ? {
+        kind: 'tool_result', toolName: 'Read', rawToolName: 'read_code', filePath,
+        toolInput: { file_path: filePath }, toolResponse: pick(t, 'content'),
+      } : undefined, notes, 'no file_path in tool_info');
     },
     postwritecode: ({ p, notes }) => {
       const t = info(p);

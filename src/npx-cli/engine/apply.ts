@@ -1,5 +1,5 @@
 /** applyPlan: backups, atomic writes, and the manifest kept in step with each file. */
-import { backup, readState, removeFile, sha256, writeAtomic } from './fs.js';
+import { backup, readState, removeFile, sha256, writeAtomicAsync } from './fs.js';
 import { loadManifest, mergeRecords, saveManifest, serializeManifest } from './manifest.js';
 import { asEngineError, type PlannedFile } from './plan.js';
 import type { EngineError } from './errors.js';
@@ -36,6 +36,32 @@ function entriesOf(m: Manifest, f: PlannedFile): ManifestFile[] {
   return f.hosts.map((h) => m.hosts[h]?.files[f.path]).filter((e): e is ManifestFile => !!e);
 }
 
+const PARALLEL = 8;
+
+async function writeOne(f: PlannedFile, m: Manifest, opts: ApplyOptions, summary: ApplySummary): Promise<void> {
+  try {
+    const entries = entriesOf(m, f);
+    // The user's file is backed up once, before our first change to it.
+    if (f.existed && f.before !== null && !entries.some((e) => e.backup)) {
+      const file = backup(opts.backupsDir, f.path, f.before);
+      summary.backups.push(file);
+      entries.forEach((e) => (e.backup = file));
+    }
+    if (readState(f.path).text !== f.before) throw new Error('the file changed while installing; run the command again');
+    if (f.after === null) removeFile(f.path);
+    else await writeAtomicAsync(f.path, f.after, f.mode);
+    for (const e of entries) {
+      e.state = 'applied';
+      e.hashAfter = f.after === null ? null : sha256(f.after);
+    }
+    // The durable pending record already makes a re-run correct; this update only marks progress.
+    saveManifest(opts.manifestPath, m, false);
+    summary.written.push(f.path);
+  } catch (e) {
+    summary.failed.push({ path: f.path, hosts: f.hosts, error: asEngineError(f.path, e) });
+  }
+}
+
 /**
  * Writes the plan. The manifest first records every change as pending (with what it replaces),
  * then each file is written and its entry marked applied: after a crash each file is old or
@@ -60,33 +86,28 @@ export async function applyPlan(plan: readonly PlannedFile[], opts: ApplyOptions
   }
   if (serializeManifest(m) !== original) saveManifest(opts.manifestPath, m);
 
-  let index = 0;
-  for (const f of todo) {
-    if (!f.changed) {
-      summary.unchanged.push(f.path);
-      continue;
-    }
-    opts.beforeWrite?.(f.path, index++);
+  // Files are written a few at a time (their fsyncs overlap); each one's manifest entry is
+  // marked applied as soon as its rename is done.
+  const queue = todo.filter((f) => {
+    if (!f.changed) summary.unchanged.push(f.path);
+    return f.changed;
+  });
+  const inFlight = new Set<Promise<void>>();
+  let crash: unknown;
+  for (let index = 0; index < queue.length; index++) {
+    const f = queue[index];
     try {
-      const entries = entriesOf(m, f);
-      // The user's file is backed up once, before our first change to it.
-      if (f.existed && f.before !== null && !entries.some((e) => e.backup)) {
-        const file = backup(opts.backupsDir, f.path, f.before);
-        summary.backups.push(file);
-        entries.forEach((e) => (e.backup = file));
-      }
-      if (readState(f.path).text !== f.before) throw new Error('the file changed while installing; run the command again');
-      if (f.after === null) removeFile(f.path);
-      else writeAtomic(f.path, f.after, f.mode);
-      for (const e of entries) {
-        e.state = 'applied';
-        e.hashAfter = f.after === null ? null : sha256(f.after);
-      }
-      saveManifest(opts.manifestPath, m);
-      summary.written.push(f.path);
+      opts.beforeWrite?.(f.path, index);
     } catch (e) {
-      summary.failed.push({ path: f.path, hosts: f.hosts, error: asEngineError(f.path, e) });
+      crash = e;
+      break;
     }
+    const job = writeOne(f, m, opts, summary).finally(() => inFlight.delete(job));
+    inFlight.add(job);
+    if (inFlight.size >= PARALLEL) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
+  if (crash !== undefined) throw crash;
+  if (summary.written.length > 0) saveManifest(opts.manifestPath, m);
   return summary;
 }

@@ -6,6 +6,7 @@ import {
   appendChildEdits, childValue, nodeText, nodeValue, parseJson, removeChildEdits, replaceValueEdit, type JsonStyle,
 } from './json-tree.js';
 import { deepEqual, getAt, matches, setAt } from './match.js';
+import { verifyEdit } from './verify.js';
 import { applyEdits, detectEol, detectIndent, splitBom, type Edit } from './text.js';
 import type { Change, ChangeRecord, JsonArrayUpsertChange, JsonSetChange, KeyPath, Previous } from './types.js';
 
@@ -64,12 +65,8 @@ function insertAt(doc: Doc, path: KeyPath, value: unknown, found: { node: Node; 
   return { edits, created, containerRaw: doc.blank ?? containerRaw };
 }
 
-function verify(file: string, before: unknown, body: string, expected: unknown): void {
-  const after = nodeValue(parseJson(body, file)!);
-  if (!deepEqual(after, expected)) {
-    throw new ConfigConflictError(file, `${file}: the edited JSON did not read back as intended; nothing was written`, 'Report this with the file attached; edit the file by hand meanwhile.');
-  }
-  void before;
+function verify(file: string, body: string, expected: unknown): void {
+  verifyEdit(file, 'JSON', () => nodeValue(parseJson(body, file)!), expected);
 }
 
 function applySet(doc: Doc, c: JsonSetChange, file: string): ApplyResult {
@@ -90,7 +87,7 @@ function applySet(doc: Doc, c: JsonSetChange, file: string): ApplyResult {
     record = { ...base, previous: { present: false }, created: ins.created, ...(ins.containerRaw !== undefined && { containerRaw: ins.containerRaw }) };
   }
   const body = applyEdits(doc.body, edits);
-  verify(file, data, body, setAt(data, c.path, c.value));
+  verify(file, body, setAt(data, c.path, c.value));
   return { text: save(doc, body), record, noop: false };
 }
 
@@ -126,7 +123,7 @@ function applyUpsert(doc: Doc, c: JsonArrayUpsertChange, file: string): ApplyRes
     expected = setAt(data, c.path, [c.entry]);
   }
   const body = applyEdits(doc.body, edits);
-  verify(file, data, body, expected);
+  verify(file, body, expected);
   return { text: save(doc, body), record, noop: false };
 }
 

@@ -1,5 +1,6 @@
 /** install-manifest.json: every change install made, per host and file, enough to undo it exactly. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ConfigConflictError } from './errors.js';
 import { removeFile, writeAtomic } from './fs.js';
 import { deepEqual } from './match.js';
@@ -30,9 +31,10 @@ export function serializeManifest(m: Manifest): string {
 }
 
 /** Writes the manifest atomically (0600); an empty one is removed instead of left behind. */
-export function saveManifest(path: string, m: Manifest): void {
-  if (Object.keys(m.hosts).length === 0) removeFile(path);
-  else writeAtomic(path, serializeManifest(m), 0o600);
+export function saveManifest(path: string, m: Manifest, durable = true): void {
+  if (Object.keys(m.hosts).length === 0) return removeFile(path);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 }); // the data dir is private
+  writeAtomic(path, serializeManifest(m), 0o600, durable);
 }
 
 export function manifestFile(m: Manifest, host: string, file: string): ManifestFile | undefined {

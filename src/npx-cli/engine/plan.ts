@@ -4,7 +4,7 @@ import { changeId, formatOf, storedChange } from './editor.js';
 import { ConfigConflictError, EngineError } from './errors.js';
 import { unifiedDiff } from './diff.js';
 import { missingDirs, readState, sha256, type FileState } from './fs.js';
-import { editors } from './registry.js';
+import { editorFor } from './registry.js';
 import type { Change, FileChange, FileFormat, PlannedRecord } from './types.js';
 
 export interface PlannedFile {
@@ -44,7 +44,7 @@ function planWholeFile(state: FileState, c: FileChange): { after: string; record
   };
 }
 
-function planFile(path: string, changes: readonly Change[]): PlannedFile {
+async function planFile(path: string, changes: readonly Change[]): Promise<PlannedFile> {
   const hosts = [...new Set(changes.map((c) => c.host))];
   const format = formatOf(changes[0].kind);
   const base: PlannedFile = { path, format, hosts, existed: false, before: null, after: null, changed: false, diff: '', records: [], createdDirs: [], notes: [] };
@@ -61,8 +61,9 @@ function planFile(path: string, changes: readonly Change[]): PlannedFile {
       ({ after, records, mode } = planWholeFile(state, changes[0] as FileChange));
     } else {
       after = state.text ?? '';
+      const editor = await editorFor(format);
       for (const c of changes) {
-        const r = editors[format].apply(after, c, path);
+        const r = editor.apply(after, c, path);
         after = r.text;
         records.push({ host: c.host, record: r.record, noop: r.noop });
       }
@@ -106,7 +107,7 @@ export async function planChanges(changes: readonly Change[]): Promise<PlannedFi
       }
       const live = list.filter((c) => !failed.has(c.host));
       if (live.length === 0) continue;
-      const planned = planFile(path, live);
+      const planned = await planFile(path, live);
       if (planned.error) {
         planned.hosts.forEach((h) => failed.add(h));
         errors.set(path, planned);

@@ -8,7 +8,7 @@ import { unifiedDiff } from './diff.js';
 import { readState, removeEmptyDirs, removeFile, sha256, writeAtomic } from './fs.js';
 import { loadManifest, saveManifest } from './manifest.js';
 import { asEngineError, type PlannedFile } from './plan.js';
-import { editors } from './registry.js';
+import { editorFor } from './registry.js';
 import type { EngineError } from './errors.js';
 import type { ChangeRecord, Manifest, ManifestFile } from './types.js';
 
@@ -34,7 +34,7 @@ function revertWholeFile(text: string, entry: ManifestFile, record: ChangeRecord
   return { text: readFileSync(entry.backup, 'utf8') };
 }
 
-function planFileRevert(m: Manifest, path: string, hosts: string[]): PlannedFile {
+async function planFileRevert(m: Manifest, path: string, hosts: string[]): Promise<PlannedFile> {
   const own = hosts.map((h) => ({ host: h, entry: m.hosts[h].files[path] }));
   const others = Object.keys(m.hosts).filter((h) => !hosts.includes(h) && m.hosts[h].files[path]);
   const records = own.flatMap(({ entry }) => entry.changes);
@@ -44,16 +44,17 @@ function planFileRevert(m: Manifest, path: string, hosts: string[]): PlannedFile
     const state = readState(path);
     if (!state.exists) return { ...base, notes: ['already removed'], createdDirs: own.flatMap(({ entry }) => entry.createdDirs) };
     let text: string | null = state.text!;
+    const editor = format === 'file' ? undefined : await editorFor(format);
     for (const { entry } of [...own].reverse()) {
       for (const record of [...entry.changes].reverse()) {
         if (text === null) break;
-        const r = format === 'file' ? revertWholeFile(text, entry, record) : editors[format as Exclude<typeof format, 'file'>].revert(text, record, path);
+        const r: { text: string | null; note?: string } = editor ? editor.revert(text, record, path) : revertWholeFile(text, entry, record);
         text = r.text;
         if (r.note) base.notes.push(r.note);
       }
     }
     const ours = own.some(({ entry }) => entry.createdByUs) || others.some((h) => m.hosts[h].files[path].createdByUs);
-    if (text !== null && format !== 'file' && ours && others.length === 0 && editors[format].isEmpty(text)) text = null;
+    if (text !== null && editor && ours && others.length === 0 && editor.isEmpty(text)) text = null;
     const after = text;
     const changed = after !== state.text;
     return {
@@ -75,7 +76,7 @@ export async function revertFromManifest(manifestPath: string, opts: RevertOptio
   const selected = (opts.hosts ?? Object.keys(m.hosts)).filter((h) => m.hosts[h]);
   const byFile = new Map<string, string[]>();
   for (const h of selected) for (const path of Object.keys(m.hosts[h].files)) byFile.set(path, [...(byFile.get(path) ?? []), h]);
-  const files = [...byFile].map(([path, hosts]) => planFileRevert(m, path, hosts));
+  const files = await Promise.all([...byFile].map(([path, hosts]) => planFileRevert(m, path, hosts)));
   const summary: RevertSummary = { files, written: [], deleted: [], failed: [] };
   if (opts.dryRun) return summary;
   for (const f of files) {

@@ -96,6 +96,11 @@ export function removeBlockEdit(text: string, start: number, end: number): Edit 
   if (start > 0) {
     const prevStart = lineStart(text, start - 1);
     if (isBlank(text.slice(prevStart, lineEnd(text, prevStart)))) start = prevStart;
+  } else if (end < text.length) {
+    // A block at the top of the file: take the blank line below it instead.
+    const nextStart = text.indexOf('\n', end) + 1;
+    const nextEnd = lineEnd(text, nextStart);
+    if (nextStart > 0 && nextEnd < text.length && isBlank(text.slice(nextStart, nextEnd))) end = nextEnd;
   }
   return removeLinesEdit(text, start, end);
 }

@@ -1,6 +1,7 @@
 /** toml-set, toml-table and toml-array-entry: span edits located by a real parser, verified by a strict one. */
 import { ConfigConflictError } from './errors.js';
 import { changeId, storedChange, type ApplyResult, type Editor, type RevertResult } from './editor.js';
+import { verifyEdit } from './verify.js';
 import { deepEqual, getAt, isPlainObject, matches, setAt } from './match.js';
 import {
   applyEdits, detectEol, insertLinesEdit, lineEnd, lineStart, removeBlockEdit, removeLinesEdit, splitBom, type Edit, type Eol,
@@ -42,8 +43,12 @@ function inlineItems(doc: TomlDoc, kv: Kv): Kv[] {
   }));
 }
 
+/** Key/value lines with the table they sit in: the root, then every `[table]` (array entries are not addressable). */
+function contexts(doc: TomlDoc): Array<[string[], Kv[]]> {
+  return [[[], doc.rootKvs], ...doc.blocks.filter((b) => b.kind === 'table').map((b): [string[], Kv[]] => [b.key, b.kvs])];
+}
+
 function findKey(doc: TomlDoc, target: KeyPath): Found | undefined {
-  const contexts: Array<[string[], Kv[]]> = [[[], doc.rootKvs], ...doc.blocks.filter((b) => b.kind === 'table').map((b): [string[], Kv[]] => [b.key, b.kvs])];
   const search = (base: string[], kvs: Kv[], parent?: Kv): Found | undefined => {
     for (let i = 0; i < kvs.length; i++) {
       const full = [...base, ...kvs[i].key];
@@ -57,7 +62,7 @@ function findKey(doc: TomlDoc, target: KeyPath): Found | undefined {
     }
     return undefined;
   };
-  for (const [base, kvs] of contexts) {
+  for (const [base, kvs] of contexts(doc)) {
     const hit = search(base, kvs);
     if (hit) return hit;
   }
@@ -84,8 +89,7 @@ function insertKey(doc: TomlDoc, table: KeyPath, key: string, value: TomlData, e
     return { edits: [{ offset: inline.kv.valueStart, length: raw.length, content: `{ ${pair} }` }], created: [], containerRaw: raw };
   }
   // Dotted keys (`features.x = 1`) define the table: add ours next to them, in the same style.
-  const contexts: Array<[string[], Kv[]]> = [[[], doc.rootKvs], ...doc.blocks.filter((b) => b.kind === 'table').map((b): [string[], Kv[]] => [b.key, b.kvs])];
-  for (const [base, kvs] of contexts) {
+  for (const [base, kvs] of contexts(doc)) {
     const dotted = kvs.filter((kv) => { const full = [...base, ...kv.key]; return full.length > table.length && isPrefix(table, full); });
     if (dotted.length > 0 && isPrefix(base, table)) {
       const rel = tomlKeyPath([...table.slice(base.length), key]);
@@ -119,9 +123,7 @@ function removeKeyEdit(doc: TomlDoc, found: Found, containerRaw?: string): Edit 
 
 function finishApply(file: string, doc: TomlDoc, bom: string, edits: Edit[], expected: unknown): string {
   const body = applyEdits(doc.body, edits);
-  if (!deepEqual(parseTomlData(body, file), expected)) {
-    conflict(file, 'the edited TOML did not read back as intended; nothing was written', 'Report this with the file attached; edit the file by hand meanwhile.');
-  }
+  verifyEdit(file, 'TOML', () => parseTomlData(body, file), expected);
   return bom + body;
 }
 

@@ -7,6 +7,7 @@ import { isMap, isScalar, parseDocument, stringify, type Document, type Node as 
 import { ConfigConflictError, ConfigParseError } from './errors.js';
 import { changeId, storedChange, type ApplyResult, type Editor, type RevertResult } from './editor.js';
 import { deepEqual, setAt } from './match.js';
+import { verifyEdit } from './verify.js';
 import {
   applyEdits, detectEol, insertLinesEdit, lastContentLineEnd, lineEnd, lineStart, removeLinesEdit, splitBom, type Edit, type Eol,
 } from './text.js';
@@ -140,9 +141,7 @@ function getJs(doc: Document, path: KeyPath): unknown {
 
 function finish(file: string, body: string, bom: string, edits: Edit[], expected: unknown): string {
   const out = applyEdits(body, edits);
-  if (!deepEqual(load(out, file).toJS(), expected)) {
-    throw new ConfigConflictError(file, `${file}: the edited YAML did not read back as intended; nothing was written`, 'Report this with the file attached; edit the file by hand meanwhile.');
-  }
+  verifyEdit(file, 'YAML', () => load(out, file).toJS(), expected);
   return bom + out;
 }
 

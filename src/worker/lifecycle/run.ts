@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataPaths } from '../../shared/paths.js';
 import { listSpool } from '../../shared/spool.js';
 import { VERSION } from '../../shared/version.js';
-import type { WorkerInfo } from '../../shared/worker-client.js';
+import { readWorkerInfo, type WorkerInfo } from '../../shared/worker-client.js';
 import { checkHealth, fetchHealth, isHealthBody, releaseStartLock, workerLogPath, type HealthBody } from '../../shared/worker-start.js';
 import { createFileLogger, type Logger } from '../logger.js';
 import { createWorkerServer, type WorkerServer } from '../server.js';
@@ -31,6 +31,9 @@ class StartFailure extends Error {
     super(message);
   }
 }
+
+/** Another worker of this data directory is up: this one leaves quietly (exit 0). */
+class AlreadyRunning extends Error {}
 
 export async function runWorker(opts: RunOptions): Promise<void> {
   const { paths } = opts;
@@ -56,10 +59,9 @@ export async function runWorker(opts: RunOptions): Promise<void> {
       store = opts.openStore(paths.db);
     } catch (err) {
       const e = err as Error & { code?: string };
-      throw new StartFailure(
-        e.code === 'store_corrupt' ? 'store_corrupt' : 'store_open_failed',
-        `${e.message} The file was left untouched; move it aside to start with an empty memory, or restore a backup.`,
-      );
+      const code = typeof e.code === 'string' && e.code.startsWith('store_') ? e.code : 'store_open_failed';
+      const advice = code === 'store_corrupt' ? ' Move it aside to start with an empty memory, or restore a backup.' : '';
+      throw new StartFailure(code, `${e.message} The file was left untouched.${advice}`);
     }
     await serve(paths, settings, token, store, logger, exit);
   } catch (err) {
@@ -82,8 +84,6 @@ export async function runWorker(opts: RunOptions): Promise<void> {
   }
 }
 
-class AlreadyRunning extends Error {}
-
 function loadSettingsOrFail(paths: DataPaths): Settings {
   try {
     return loadSettings(paths);
@@ -103,9 +103,14 @@ async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: num
   if (res && isHealthBody(res.body) && res.body.dataDir === paths.root) {
     throw new AlreadyRunning(`a worker of this data directory already listens on port ${port} (pid ${res.body.pid}); exiting`);
   }
+  const holderPid = findPortOwner(port);
+  // Our recorded worker holds the port but was too busy to answer health in time.
+  const recorded = readWorkerInfo(paths);
+  if (holderPid && recorded && recorded.pid === holderPid && recorded.port === port && holderPid !== process.pid) {
+    throw new AlreadyRunning(`the recorded worker (pid ${holderPid}) holds port ${port}; exiting`);
+  }
   // An unconfigured first choice was only a preference: take any free port.
   if (configured === undefined) return srv.listen(0);
-  const holderPid = findPortOwner(port);
   throw new StartFailure(
     'port_in_use',
     `port ${port} (settings.json "port") is in use by ${describePid(holderPid)}. Stop that process, or set another "port" in ${paths.settings}.`,
@@ -116,7 +121,6 @@ async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: num
 async function serve(paths: DataPaths, settings: Settings, token: string, store: MemoryStore, logger: Logger, exit: (code: number) => void) {
   const instanceId = randomUUID();
   const startedAt = new Date();
-  let port = 0;
   const health = (): HealthBody => ({
     ok: true, name: 'claude-mem', version: VERSION, pid: process.pid, instanceId, dataDir: paths.root,
     startedAt: startedAt.toISOString(), uptimeMs: Date.now() - startedAt.getTime(),
@@ -156,7 +160,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
     limits: { default: settings.maxBodyBytes, events: settings.maxEventsBodyBytes },
   });
 
-  port = await listenOrFail(srv, paths, settings.port);
+  const port = await listenOrFail(srv, paths, settings.port);
   if (settings.port !== port) updateSettings(paths, { port });
   const info: WorkerInfo = { pid: process.pid, port, version: VERSION, startedAt: startedAt.toISOString(), dataDir: paths.root, instanceId };
   writeWorkerInfo(paths, info);

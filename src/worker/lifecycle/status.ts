@@ -64,7 +64,7 @@ export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<
         r.evidence.push(`port ${port} (settings.json) is in use by ${o.description}`);
       }
     }
-    r.fix = 'claude-mem start';
+    r.fix = r.lastError ? 'resolve the start error above, then: claude-mem start' : 'claude-mem start';
     return r;
   }
   r.worker = info;

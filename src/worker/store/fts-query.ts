@@ -12,32 +12,47 @@
 const MAX_TERMS = 16;
 const MAX_TOKEN_CHARS = 64;
 // Word characters as the unicode61 tokenizer sees them (letters, numbers, marks, private use).
-const TOKEN_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+export const WORD_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 
-function tokens(text: string): string[] {
-  return (text.match(TOKEN_RE) ?? []).map((t) => t.slice(0, MAX_TOKEN_CHARS));
+export interface QueryPhrase {
+  tokens: string[];
+  /** The last token is a prefix (`migr*`). */
+  prefix: boolean;
 }
 
-function term(words: string[], prefix: boolean): string | null {
-  if (!words.length) return null;
-  return `"${words.join(' ')}"${prefix ? '*' : ''}`;
+function tokens(text: string): string[] {
+  return (text.match(WORD_RE) ?? []).map((t) => t.slice(0, MAX_TOKEN_CHARS));
+}
+
+/** The phrases of `input`, in order; at most 16, none empty. */
+export function parseQuery(input: string): QueryPhrase[] {
+  const phrases: QueryPhrase[] = [];
+  // Split into "quoted phrases" and bare words; an unbalanced quote runs to the end.
+  const parts = String(input).normalize('NFC').match(/"[^"]*(?:"\*?)?|[^\s"]+/g) ?? [];
+  for (const part of parts) {
+    if (phrases.length >= MAX_TERMS) break;
+    const quoted = part.startsWith('"');
+    const body = quoted ? part.slice(1).replace(/"\*?$/, '') : part;
+    const words = tokens(body);
+    if (!words.length) continue;
+    const prefix = quoted ? /"\*$|\*\s*$/.test(part) : /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u.test(part);
+    phrases.push({ tokens: words, prefix });
+  }
+  return phrases;
+}
+
+/** One phrase in FTS5 syntax: `"a b"` or `"a"*`. Tokens hold word characters only, so no escaping is needed. */
+export function phraseToFts(p: QueryPhrase): string {
+  return `"${p.tokens.join(' ')}"${p.prefix ? '*' : ''}`;
+}
+
+/** The terms of `input`, each a complete FTS5 phrase; ANDed when joined by spaces. */
+export function toFtsTerms(input: string): string[] {
+  return parseQuery(input).map(phraseToFts);
 }
 
 /** The FTS5 expression for `input`, or null when it holds no searchable word. */
 export function toFtsQuery(input: string): string | null {
-  const terms: string[] = [];
-  // Split into "quoted phrases" and bare words; an unbalanced quote runs to the end.
-  const parts = input.normalize('NFC').match(/"[^"]*"?|[^\s"]+/g) ?? [];
-  for (const part of parts) {
-    if (terms.length >= MAX_TERMS) break;
-    let t: string | null;
-    if (part.startsWith('"')) {
-      const body = part.slice(1).replace(/"$/, '');
-      t = term(tokens(body), /\*\s*$/.test(body));
-    } else {
-      t = term(tokens(part), /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u.test(part));
-    }
-    if (t) terms.push(t);
-  }
+  const terms = toFtsTerms(input);
   return terms.length ? terms.join(' ') : null;
 }

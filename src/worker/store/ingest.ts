@@ -46,6 +46,7 @@ interface SessionState {
 }
 
 interface SessionDbState extends SessionState {
+  key: string;
   startedAt: string;
   parentId: number | null;
   sub: number;
@@ -187,6 +188,12 @@ export class Ingestor {
   private readonly s: ReturnType<typeof prepareStatements>;
   // A nested better-sqlite3 transaction is a SAVEPOINT: a failing event rolls back alone.
   private readonly oneInSavepoint: (e: CaptureEvent, at: string, receivedAt: string) => boolean;
+  /**
+   * Session rows seen in the current transaction. Safe because writes are IMMEDIATE transactions
+   * (no other connection writes meanwhile) and every change to a cached field goes through here;
+   * cleared at each batch and after a rolled-back event.
+   */
+  private readonly sessions = new Map<string, SessionDbState>();
 
   constructor(
     db: Database.Database,
@@ -203,6 +210,7 @@ export class Ingestor {
    */
   ingest(events: readonly unknown[], isolated: boolean): IngestResult {
     const result: IngestResult = { stored: 0, duplicates: 0, rejected: [] };
+    this.sessions.clear();
     const receivedAt = this.deps.now().toISOString();
     events.forEach((raw, index) => {
       const checked = validateEvent(raw);
@@ -218,6 +226,7 @@ export class Ingestor {
       } catch (err) {
         if (isEnvironmentError(err)) throw err;
         if (!isolated) throw new EventFailure(index, err);
+        this.sessions.clear(); // the savepoint rolled back what the cache may have seen
         const reason = err instanceof Error ? err.message : String(err);
         result.rejected.push({ index, code: 'invalid_event', reason: clip(reason, 500) });
         return;
@@ -231,11 +240,11 @@ export class Ingestor {
   /** Returns true when the event was new, false for a duplicate. */
   private one(raw: CaptureEvent, at: string, receivedAt: string): boolean {
     const clean = this.deps.sanitize(raw);
-    const session = this.resolveSession(raw, at);
+    const { own: session, privateTurn } = this.resolveSession(raw, at);
     const isPrivatePrompt = raw.kind === 'prompt' && (raw.privateTurn === true || clean === null || clean.privateTurn === true);
 
     let dropped: 'private' | 'privacy' | null = clean === null ? 'privacy' : null;
-    if (!dropped && TURN_CONTENT_KINDS.has(raw.kind) && session.privateTurn) dropped = 'private';
+    if (!dropped && TURN_CONTENT_KINDS.has(raw.kind) && privateTurn) dropped = 'private';
     // The other half of a tool call, already stored: its privacy decides this half too.
     const toolUseId = (raw.kind === 'tool_use' || raw.kind === 'tool_result') && raw.toolUseId ? raw.toolUseId : null;
     const sibling = toolUseId
@@ -279,7 +288,7 @@ export class Ingestor {
   }
 
   /** The session row for an event (created on any first event), linked to its parent for subagents. */
-  private resolveSession(e: CaptureEvent, at: string): SessionState {
+  private resolveSession(e: CaptureEvent, at: string): { own: SessionDbState; privateTurn: number } {
     const project = this.deps.projectFor(e.cwd);
     const probe = e.probe === true ? 1 : 0;
     const agentId = e.agentId ?? null;
@@ -294,23 +303,32 @@ export class Ingestor {
     const sub = e.isSubagent === true || parent !== null ? 1 : 0;
     const own = this.session(e.host, ownId, { project, cwd: e.cwd, parentId: parent?.id ?? null, sub, agentId, at, probe });
     // A subagent spawned during a private turn is part of that turn.
-    if (parent?.privateTurn) return { ...own, privateTurn: 1 };
-    return own;
+    return { own, privateTurn: own.privateTurn || parent?.privateTurn ? 1 : 0 };
   }
 
   /** Finds or creates a session; writes only when the event adds something (earlier start, parent, ...). */
-  private session(host: HostId, hostSessionId: string, v: SessionFacts): SessionState {
-    const row = this.s.selectSession.get(host, hostSessionId) as SessionDbState | undefined;
+  private session(host: HostId, hostSessionId: string, v: SessionFacts): SessionDbState {
+    const key = `${host}\u0000${hostSessionId}`;
+    let row = this.sessions.get(key) ?? (this.s.selectSession.get(host, hostSessionId) as SessionDbState | undefined);
     if (!row) {
       const { id } = this.s.insertSession.get(host, hostSessionId, v.project, v.cwd, v.parentId, v.sub, v.agentId, v.at, v.probe) as { id: number };
-      return { id, privateTurn: 0, promptCount: 0, project: v.project };
-    }
-    if (
+      row = {
+        key, id, privateTurn: 0, promptCount: 0, project: v.project, startedAt: v.at, parentId: v.parentId, sub: v.sub,
+        agentId: v.agentId, probe: v.probe,
+      };
+    } else if (
       v.at < row.startedAt || (v.parentId !== null && row.parentId === null) || v.sub > row.sub ||
       (v.agentId !== null && row.agentId === null) || v.probe < row.probe
     ) {
       this.s.updateSession.run(v.at, v.parentId, v.sub, v.agentId, v.probe, row.id);
+      if (v.at < row.startedAt) row.startedAt = v.at;
+      row.parentId ??= v.parentId;
+      row.sub = Math.max(row.sub, v.sub);
+      row.agentId ??= v.agentId;
+      row.probe = Math.min(row.probe, v.probe);
     }
+    row.key = key;
+    this.sessions.set(key, row);
     return row;
   }
 
@@ -323,13 +341,16 @@ export class Ingestor {
     });
   }
 
-  private addPrompt(e: CaptureEvent, session: SessionState, eventId: number, at: string, text: string, priv: boolean): void {
+  private addPrompt(e: CaptureEvent, session: SessionDbState, eventId: number, at: string, text: string, priv: boolean): void {
     const number = session.promptCount + 1;
     const r = this.s.insertPrompt.run(
       session.id, eventId, e.host, session.project, number, e.promptId ?? null, text, priv ? 1 : 0,
       rowTags(e.host, session.project), at,
     );
-    if (r.changes > 0) this.s.setTurn.run(number, priv ? 1 : 0, session.id);
+    if (r.changes === 0) return;
+    this.s.setTurn.run(number, priv ? 1 : 0, session.id);
+    session.promptCount = number;
+    session.privateTurn = priv ? 1 : 0;
   }
 
   private observeSafely(e: CaptureEvent): ObservationDraft | null {
@@ -338,7 +359,7 @@ export class Ingestor {
   }
 
   private addObservation(
-    e: CaptureEvent, session: SessionState, eventId: number, at: string, toolUseId: string | null, siblingPayload?: string,
+    e: CaptureEvent, session: SessionDbState, eventId: number, at: string, toolUseId: string | null, siblingPayload?: string,
   ): void {
     let source = e;
     if (toolUseId && siblingPayload) {
@@ -357,18 +378,17 @@ export class Ingestor {
     ];
 
     // Whichever half arrived first created the row; the second rewrites it with the merged view.
-    const ownToolUseId = toolUseId ?? draft.toolUseId ?? e.toolUseId ?? null;
-    const existing = ownToolUseId
-      ? (this.s.obsByToolUse.get(session.id, ownToolUseId) as { id: number } | undefined)
+    // Only tool calls carry the id in the row (it is unique per session): a file_edit or note
+    // that repeats a call's id is an observation of its own.
+    const existing = toolUseId && siblingPayload !== undefined
+      ? (this.s.obsByToolUse.get(session.id, toolUseId) as { id: number } | undefined)
       : undefined;
-    if (existing && toolUseId) {
+    if (existing) {
       this.s.updateObs.run(...values, existing.id);
       return;
     }
-    // A file_edit / note sharing a tool call's id is kept as its own row, without the id.
     this.s.insertObs.run(
-      session.id, eventId, e.host, session.project, session.promptCount || null, ...values,
-      existing ? null : ownToolUseId, at,
+      session.id, eventId, e.host, session.project, session.promptCount || null, ...values, toolUseId, at,
     );
   }
 
@@ -378,6 +398,7 @@ export class Ingestor {
    * Must run inside a transaction. Returns the new observation's id.
    */
   saveMemory(input: SaveMemoryInput, project: string): number {
+    this.sessions.clear();
     const host: HostId = input.host ?? DEFAULT_MEMORY_HOST;
     const sessionId = input.hostSessionId ?? manualSessionId(project);
     const at = this.deps.now().toISOString();
@@ -399,7 +420,7 @@ export class Ingestor {
     return id;
   }
 
-  private endSession(e: CaptureEvent, session: SessionState, at: string): void {
+  private endSession(e: CaptureEvent, session: SessionDbState, at: string): void {
     const ended = this.s.endSession.get({ at, reason: e.reason ?? null, id: session.id }) as { lastAssistant: string | null; endReason: string | null };
     const prompts = (this.s.digestPrompts.all(session.id) as { text: string }[]).map((r) => r.text);
     const observations = (this.s.digestObs.all(session.id) as Record<string, string | null>[]).map(

@@ -183,7 +183,7 @@ CREATE VIRTUAL TABLE prompts_fts USING fts5(text, tags, content = 'prompts', con
 CREATE VIRTUAL TABLE summaries_fts USING fts5(text, tags, content = 'summaries', content_rowid = 'id', ${TOKENIZE});
 
 -- Titles weigh most, then files and concepts, then the narrative; filter tags not at all.
--- (search.ts calls bm25() with the same weights: an explicit call sorts faster than `rank`.)
+-- (search.ts calls bm25() with the same weights: an explicit call sorts faster than ORDER BY rank.)
 INSERT INTO observations_fts(observations_fts, rank) VALUES ('rank', 'bm25(8.0, 3.0, 1.0, 1.5, 3.0, 3.0, 0.0)');
 INSERT INTO prompts_fts(prompts_fts, rank) VALUES ('rank', 'bm25(1.0, 0.0)');
 INSERT INTO summaries_fts(summaries_fts, rank) VALUES ('rank', 'bm25(1.0, 0.0)');

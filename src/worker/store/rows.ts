@@ -152,8 +152,11 @@ export function toSummary(r: SummaryDbRow): SummaryRow {
   };
 }
 
+const CANONICAL_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
 /** Normalizes an ISO-ish time to the stored form (UTC, milliseconds, `Z`), or null. */
 export function isoTime(value: unknown): string | null {
+  if (typeof value === 'string' && CANONICAL_TIME.test(value)) return value;
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : d.toISOString();

@@ -5,18 +5,37 @@
  */
 import type { HostId } from '../../shared/hosts.js';
 import { StoreError } from './errors.js';
-import { toFtsQuery } from './fts-query.js';
-import { isoTime } from './rows.js';
+import { parseQuery, phraseToFts, type QueryPhrase } from './fts-query.js';
+import { isoTime, parseList } from './rows.js';
+import { makeSnippet } from './snippet.js';
+import { fileTag, hostTag, projectTag, queryFileSuffixes, typeTag } from './tags.js';
 import type { StatementCache } from './statements.js';
 import type { SearchHit, SearchQuery } from './types.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 200;
 const MAX_OFFSET = 10_000;
-const SNIPPET_TOKENS = 16;
 const MAX_SNIPPET_CHARS = 300;
-// Greater than any UTF-8 sequence: the exclusive upper bound of a prefix range.
-const TOP = '\u{10FFFF}';
+// Ranking scores every match; past this many, only the newest matches are ranked.
+const RANK_WINDOW = 4000;
+
+const TABLES = {
+  observation: { table: 'observations', fts: 'observations_fts', alias: 'o' },
+  prompt: { table: 'prompts', fts: 'prompts_fts', alias: 'p' },
+  summary: { table: 'summaries', fts: 'summaries_fts', alias: 'm' },
+} as const;
+// Text columns, for the rare user word that could collide with a filter tag (see userExpression).
+const TEXT_COLUMNS = {
+  observation: '{title subtitle narrative facts concepts files}',
+  prompt: '{text}',
+  summary: '{text}',
+} as const;
+// Same weights as the 'rank' configured in migrations.ts.
+const BM25 = {
+  observation: 'bm25(observations_fts, 8.0, 3.0, 1.0, 1.5, 3.0, 3.0, 0.0)',
+  prompt: 'bm25(prompts_fts, 1.0, 0.0)',
+  summary: 'bm25(summaries_fts, 1.0, 0.0)',
+} as const;
 
 type Kind = SearchHit['kind'];
 
@@ -40,7 +59,18 @@ const clip = (s: string, max: number): string => {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > max ? one.slice(0, max - 1) + '…' : one;
 };
-const reverse = (s: string): string => [...s].reverse().join('');
+
+/**
+ * The user's words as an FTS5 expression. Column filters make BM25 several times slower, so only
+ * words that could meet a filter tag (they start with z) are confined to the text columns.
+ */
+function userExpression(kind: Kind, phrases: QueryPhrase[]): string | null {
+  if (!phrases.length) return null;
+  return phrases.map((p) => (/^z/i.test(p.tokens[0]) ? `${TEXT_COLUMNS[kind]} : ${phraseToFts(p)}` : phraseToFts(p))).join(' ');
+}
+
+/** JSON string arrays (facts, concepts, files) as plain text for snippets. */
+const words = (json: string | null): string | null => (json ? parseList(json).join('; ') || null : null);
 
 /** `2024-05-01` as `since` is that day's start, as `until` its end (UTC); times are taken as given. */
 export function timeBound(value: string | undefined, edge: 'since' | 'until'): string | undefined {
@@ -70,16 +100,17 @@ export class Searcher {
       until: timeBound(q.until, 'until'),
       file: q.file?.trim() || undefined,
     };
-    const match = toFtsQuery(q.query ?? '');
+    const phrases = parseQuery(typeof q.query === 'string' ? q.query : '');
     const kinds = this.kindsFor(f);
     const want = offset + limit;
 
     const candidates: Candidate[] = [];
-    for (const kind of kinds) candidates.push(...this.candidates(kind, match, f, want));
+    for (const kind of kinds) candidates.push(...this.candidates(kind, userExpression(kind, phrases), f, want));
+    const match = phrases.length > 0;
     candidates.sort(match
-      ? (a, b) => a.score - b.score || b.createdAt.localeCompare(a.createdAt)
+      ? (a, b) => a.score - b.score || b.id - a.id
       : (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-    return this.hydrate(candidates.slice(offset, offset + limit), match);
+    return this.hydrate(candidates.slice(offset, offset + limit), phrases);
   }
 
   /** Which tables a query can reach: a file filter or an observation type means observations only. */
@@ -91,53 +122,87 @@ export class Searcher {
   }
 
   private candidates(kind: Kind, match: string | null, f: Filters, want: number): Candidate[] {
-    const t = { observation: 'o', prompt: 'p', summary: 'm' }[kind];
-    const table = { observation: 'observations', prompt: 'prompts', summary: 'summaries' }[kind];
+    const { table, fts, alias: t } = TABLES[kind];
+    // Filters on indexed words: host, project, observation type, file.
+    const tagTerms: string[] = [];
+    if (f.project) tagTerms.push(`"${projectTag(f.project)}"`);
+    if (f.host) tagTerms.push(`"${hostTag(f.host)}"`);
+    if (kind === 'observation' && f.type) tagTerms.push(`"${typeTag(f.type)}"`);
+    if (kind === 'observation' && f.file) {
+      const suffixes = queryFileSuffixes(f.file);
+      if (!suffixes.length) return [];
+      tagTerms.push(`(${suffixes.map((x) => `"${fileTag(x)}"`).join(' OR ')})`);
+    }
+    // Time bounds need the row itself.
+    const timeWhere: string[] = [];
+    const timeParams: string[] = [];
+    if (f.since) (timeWhere.push(`${t}.created_at >= ?`), timeParams.push(f.since));
+    if (f.until) (timeWhere.push(`${t}.created_at <= ?`), timeParams.push(f.until));
+
+    if (!match && !(kind === 'observation' && f.file)) return this.recent(kind, f, timeWhere, timeParams, want);
+
+    const expr = [
+      ...(match ? [match] : []),
+      ...tagTerms.map((x) => `tags : ${x}`),
+    ].join(' AND ');
+    const from = timeWhere.length ? `${fts} JOIN ${table} ${t} ON ${t}.id = ${fts}.rowid` : fts;
+    const timeSql = timeWhere.map((w) => ` AND ${w}`).join('');
+
+    if (!match) {
+      // A file filter without words: newest first, by insertion order.
+      const rows = this.stmts
+        .get(`SELECT ${fts}.rowid AS id FROM ${from} WHERE ${fts} MATCH ?${timeSql} ORDER BY ${fts}.rowid DESC LIMIT ?`)
+        .all(expr, ...timeParams, want) as { id: number }[];
+      return rows.map((r) => ({ kind, id: r.id, score: 0, createdAt: '' }));
+    }
+
+    // BM25 needs every match scored; on very common words, score only the newest RANK_WINDOW.
+    let floor: number | null = null;
+    if (want * 4 <= RANK_WINDOW) {
+      const r = this.stmts
+        .get(`SELECT ${fts}.rowid AS id FROM ${from} WHERE ${fts} MATCH ?${timeSql}
+          ORDER BY ${fts}.rowid DESC LIMIT 1 OFFSET ${RANK_WINDOW - 1}`)
+        .get(expr, ...timeParams) as { id: number } | undefined;
+      floor = r?.id ?? null;
+    }
+    const rows = this.stmts
+      .get(`SELECT ${fts}.rowid AS id, ${BM25[kind]} AS score FROM ${from}
+        WHERE ${fts} MATCH ?${timeSql}${floor === null ? '' : ` AND ${fts}.rowid >= ?`}
+        ORDER BY score LIMIT ?`)
+      .all(expr, ...timeParams, ...(floor === null ? [] : [floor]), want) as { id: number; score: number }[];
+    return rows.map((r) => ({ kind, id: r.id, score: r.score, createdAt: '' }));
+  }
+
+  /** No words: the newest rows through the (column, created_at) indexes. */
+  private recent(kind: Kind, f: Filters, timeWhere: string[], timeParams: string[], want: number): Candidate[] {
+    const { table, alias: t } = TABLES[kind];
     const where: string[] = [];
     const params: unknown[] = [];
     if (kind === 'prompt') where.push('p.private = 0');
     if (f.project) (where.push(`${t}.project = ?`), params.push(f.project));
     if (f.host) (where.push(`${t}.host = ?`), params.push(f.host));
     if (kind === 'observation' && f.type) (where.push('o.type = ?'), params.push(f.type));
-    if (f.since) (where.push(`${t}.created_at >= ?`), params.push(f.since));
-    if (f.until) (where.push(`${t}.created_at <= ?`), params.push(f.until));
-    if (kind === 'observation' && f.file) {
-      // Exact path, or a suffix starting at a path separator ("store.ts" matches ".../store.ts").
-      const exact = reverse(f.file);
-      const suffix = reverse(f.file.startsWith('/') ? f.file : `/${f.file}`);
-      where.push(`o.id IN (SELECT observation_id FROM observation_files
-        WHERE rpath = ? OR (rpath >= ? AND rpath < ?))`);
-      params.push(exact, suffix, suffix + TOP);
-    }
-
-    if (!match) {
-      const sql = `SELECT ${t}.id AS id, ${t}.created_at AS createdAt FROM ${table} ${t}
-        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY ${t}.created_at DESC, ${t}.id DESC LIMIT ?`;
-      const rows = this.stmts.get(sql).all(...params, want) as { id: number; createdAt: string }[];
-      return rows.map((r) => ({ kind, id: r.id, score: 0, createdAt: r.createdAt }));
-    }
-
-    const fts = `${table}_fts`;
-    const sql = `SELECT ${fts}.rowid AS id, ${fts}.rank AS score, ${t}.created_at AS createdAt
-      FROM ${fts} JOIN ${table} ${t} ON ${t}.id = ${fts}.rowid
-      WHERE ${fts} MATCH ? ${where.map((w) => `AND ${w}`).join(' ')}
-      ORDER BY ${fts}.rank LIMIT ?`;
-    const rows = this.stmts.get(sql).all(match, ...params, want) as { id: number; score: number; createdAt: string }[];
-    return rows.map((r) => ({ kind, id: r.id, score: r.score, createdAt: r.createdAt }));
+    where.push(...timeWhere);
+    params.push(...timeParams);
+    const sql = `SELECT ${t}.id AS id, ${t}.created_at AS createdAt FROM ${table} ${t}
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY ${t}.created_at DESC, ${t}.id DESC LIMIT ?`;
+    const rows = this.stmts.get(sql).all(...params, want) as { id: number; createdAt: string }[];
+    return rows.map((r) => ({ kind, id: r.id, score: 0, createdAt: r.createdAt }));
   }
 
   /** Titles, sessions and snippets for the page being returned. */
-  private hydrate(page: Candidate[], match: string | null): SearchHit[] {
+  private hydrate(page: Candidate[], phrases: QueryPhrase[]): SearchHit[] {
     return page.flatMap((c): SearchHit[] => {
-      const row = this.detail(c);
+      const row = this.stmts.get(DETAIL_SQL[c.kind]).get(c.id) as DetailRow | undefined;
       if (!row) return [];
-      const snippet = match ? this.snippet(c.kind, c.id, match) : null;
+      const fields = [row.title, row.f1, row.f2, words(row.f3), words(row.f4), words(row.f5), words(row.f6)];
+      const snippet = (phrases.length ? makeSnippet(fields, phrases) : null) ?? row.f1 ?? row.title;
       return [{
         kind: c.kind,
         id: c.id,
         title: clip(row.title || '(untitled)', 200),
-        snippet: clip(snippet || row.body || '', MAX_SNIPPET_CHARS),
+        snippet: clip(snippet ?? '', MAX_SNIPPET_CHARS),
         host: row.host as HostId,
         project: row.project,
         hostSessionId: row.host_session_id,
@@ -147,25 +212,32 @@ export class Searcher {
       }];
     });
   }
-
-  private detail(c: Candidate): { title: string; body: string; host: string; project: string; host_session_id: string; type: string; created_at: string } | undefined {
-    const sql = {
-      observation: `SELECT o.title, o.narrative AS body, o.host, o.project, s.host_session_id, o.type, o.created_at
-        FROM observations o JOIN sessions s ON s.id = o.session_id WHERE o.id = ?`,
-      prompt: `SELECT substr(p.text, 1, 400) AS title, substr(p.text, 1, 1000) AS body, p.host, p.project, s.host_session_id,
-        'prompt' AS type, p.created_at FROM prompts p JOIN sessions s ON s.id = p.session_id WHERE p.id = ?`,
-      summary: `SELECT coalesce(nullif(m.request, ''), substr(m.text, 1, 400)) AS title, substr(m.text, 1, 1000) AS body,
-        m.host, m.project, s.host_session_id, 'summary' AS type, m.created_at
-        FROM summaries m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?`,
-    }[c.kind];
-    return this.stmts.get(sql).get(c.id) as ReturnType<Searcher['detail']>;
-  }
-
-  private snippet(kind: Kind, id: number, match: string): string | null {
-    const fts = { observation: 'observations_fts', prompt: 'prompts_fts', summary: 'summaries_fts' }[kind];
-    const sql = `SELECT snippet(${fts}, -1, '**', '**', '…', ${SNIPPET_TOKENS}) AS s FROM ${fts}
-      WHERE ${fts} MATCH ? AND rowid = ?`;
-    const r = this.stmts.get(sql).get(match, id) as { s: string | null } | undefined;
-    return r?.s ?? null;
-  }
 }
+
+interface DetailRow {
+  title: string;
+  f1: string | null;
+  f2: string | null;
+  f3: string | null;
+  f4: string | null;
+  f5: string | null;
+  f6: string | null;
+  host: string;
+  project: string;
+  host_session_id: string;
+  type: string;
+  created_at: string;
+}
+
+// What a hit shows: its title and the text fields a snippet may come from (f1 is the fallback).
+const DETAIL_SQL: Record<Kind, string> = {
+  observation: `SELECT o.title, o.narrative AS f1, o.subtitle AS f2, o.facts AS f3, o.concepts AS f4,
+      o.files_read AS f5, o.files_modified AS f6, o.host, o.project, s.host_session_id, o.type, o.created_at
+    FROM observations o JOIN sessions s ON s.id = o.session_id WHERE o.id = ?`,
+  prompt: `SELECT substr(p.text, 1, 400) AS title, p.text AS f1, NULL AS f2, NULL AS f3, NULL AS f4,
+      NULL AS f5, NULL AS f6, p.host, p.project, s.host_session_id, 'prompt' AS type, p.created_at
+    FROM prompts p JOIN sessions s ON s.id = p.session_id WHERE p.id = ?`,
+  summary: `SELECT coalesce(nullif(m.request, ''), substr(m.text, 1, 400)) AS title, m.text AS f1,
+      NULL AS f2, NULL AS f3, NULL AS f4, NULL AS f5, NULL AS f6, m.host, m.project, s.host_session_id, 'summary' AS type, m.created_at
+    FROM summaries m JOIN sessions s ON s.id = m.session_id WHERE m.id = ?`,
+};

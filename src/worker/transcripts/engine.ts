@@ -63,6 +63,8 @@ export interface CompiledSchema {
   evaluate(record: unknown, state: FileState, file: FileInfo, opts?: EvalOptions): LineOutcome;
 }
 
+const CONTEXT_FIELDS = ['sessionId', 'cwd', 'model', 'agentId', 'parentSessionId', 'title', 'promptId'];
+
 /** Unanswered calls kept per file; older ones are dropped first (a crashed tool never answers). */
 export const MAX_PENDING = 1000;
 
@@ -113,8 +115,12 @@ function truthy(v: unknown): boolean {
   return true;
 }
 
+const ISO_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 /** ISO time from an ISO string, epoch seconds or epoch milliseconds. */
 export function toIso(v: unknown): string | undefined {
+  // Most logs already write canonical UTC ISO times: keep them without a Date round trip.
+  if (typeof v === 'string' && v.length === 24 && ISO_Z.test(v)) return v;
   let ms: number;
   if (typeof v === 'number' && Number.isFinite(v)) ms = v > 1e11 ? v : v * 1000;
   else if (typeof v === 'string' && v.trim()) {
@@ -217,20 +223,22 @@ export function compileSchema(name: string, schema: TranscriptSchema): CompiledS
   function apply(rule: CompiledRule, scope: PathScope, state: FileState, first: boolean, opts: EvalOptions, out: LineOutcome): void {
     const ctx = state.context;
     const vals: Record<string, unknown> = {};
-    for (const [k, g] of rule.fields) vals[k] = g(scope);
+    const fields = rule.fields;
+    for (let i = 0; i < fields.length; i++) vals[fields[i][0]] = fields[i][1](scope);
     const declared = (k: string) => k in vals;
 
-    const at = toIso(vals.at);
+    const at = vals.at === undefined ? undefined : toIso(vals.at);
     if (at) ctx.lastAt = at;
-    // Context fields a record may set for every later record.
-    const setCtx = (k: string) => {
-      if (!declared(k)) return;
-      const v = str(vals[k]);
-      if (v !== undefined) ctx[k] = v;
-      else if (vals[k] === null && rule.action === 'session_context') delete ctx[k];
-    };
     if (rule.action === 'session_init' || rule.action === 'session_context') {
-      ['sessionId', 'cwd', 'model', 'agentId', 'parentSessionId', 'title', 'promptId'].forEach(setCtx);
+      // One file is one session: the first session_init names it; a later one (copied history) cannot rename it.
+      if (rule.action === 'session_init' && ctx.sessionId !== undefined) delete vals.sessionId;
+      // Context fields a record may set for every later record; an explicit null clears one.
+      for (const k of CONTEXT_FIELDS) {
+        if (!(k in vals)) continue;
+        const v = str(vals[k]);
+        if (v !== undefined) ctx[k] = v;
+        else if (vals[k] === null && rule.action === 'session_context') delete ctx[k];
+      }
       if (first && declared('subagent')) ctx.isSubagent = truthy(vals.subagent);
       if (rule.action === 'session_context') return;
     }
@@ -389,8 +397,14 @@ function syntheticAt(ctx: Record<string, unknown>): string {
 }
 
 function remember(state: FileState, id: string, call: PendingCall): void {
-  delete state.pending[id]; // re-insert at the end: insertion order is age order
-  state.pending[id] = call;
-  const keys = Object.keys(state.pending);
-  for (let i = 0; i < keys.length - MAX_PENDING; i++) delete state.pending[keys[i]];
+  const pending = state.pending;
+  if (id in pending) delete pending[id]; // re-insert at the end: insertion order is age order
+  pending[id] = call;
+  let n = 0;
+  for (const _ in pending) n++;
+  if (n <= MAX_PENDING) return;
+  for (const k in pending) {
+    delete pending[k];
+    if (--n <= MAX_PENDING) break;
+  }
 }

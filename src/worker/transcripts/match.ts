@@ -101,8 +101,12 @@ export function compileMatch(rule: MatchRule | undefined): Predicate {
     return (s) => !sub(s);
   }
   const path = compilePath(r.path as string);
-  if ('equals' in r) { const v = r.equals; return positive(path, (x) => equal(x, v)); }
-  if ('not_equals' in r) { const p = positive(path, (x) => equal(x, r.not_equals)); return (s) => !p(s); }
+  if ('equals' in r) { const v = r.equals; return positive(path, v === null || typeof v !== 'object' ? (x) => x === v : (x) => equal(x, v)); }
+  if ('not_equals' in r) {
+    const v = r.not_equals;
+    const p = positive(path, v === null || typeof v !== 'object' ? (x) => x === v : (x) => equal(x, v));
+    return (s) => !p(s);
+  }
   if ('in' in r) {
     const list = r.in as unknown[];
     const prims = new Set(list.filter((x) => x === null || typeof x !== 'object'));

@@ -55,6 +55,8 @@ export interface ProcessOptions {
   timeBudgetMs?: number;
   /** One line per transaction; a line the store keeps failing on while it is healthy is dead-lettered. */
   isolate?: boolean;
+  /** Bytes of lines per transaction (default 4 MiB). */
+  batchBytes?: number;
   log?: { warn(msg: string, data?: Record<string, unknown>): void; info?(msg: string, data?: Record<string, unknown>): void };
 }
 
@@ -82,6 +84,7 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
   const deadline = Date.now() + (opts.timeBudgetMs ?? 250);
   const maxLineBytes = task.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const info = fileInfo(task.path);
+  const batchBytes = opts.isolate ? 1 : opts.batchBytes ?? BATCH_BYTES;
   try {
     if (mem.inode !== st.ino) { mem.inode = st.ino; mem.compressed = undefined; mem.skip = null; mem.lettered = new Set(); }
     mem.lettered ??= new Set();
@@ -143,8 +146,8 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
       }
       if (mem.compressed === undefined) return out; // too few bytes to tell the format
       const read = mem.compressed
-        ? { ...(await readZstdFrames(fh, offset, size, { budgetBytes: opts.isolate ? 1 : BATCH_BYTES, maxLineBytes })), skip: null }
-        : await readLines(fh, offset, size, { chunkBytes: CHUNK_BYTES, budgetBytes: opts.isolate ? 1 : BATCH_BYTES, maxLineBytes, skip: mem.skip });
+        ? { ...(await readZstdFrames(fh, offset, size, { budgetBytes: batchBytes, maxLineBytes })), skip: null }
+        : await readLines(fh, offset, size, { chunkBytes: Math.min(CHUNK_BYTES, Math.max(4096, batchBytes)), budgetBytes: batchBytes, maxLineBytes, skip: mem.skip });
       mem.skip = read.skip;
       let items = read.items;
       let next = read.next;

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Env } from '../../shared/paths.js';
 import type { DataPaths } from '../../shared/paths.js';
 import type { MemoryStore } from '../store/types.js';
@@ -298,16 +298,28 @@ export function startTranscriptWatcher(args: StartWatcherArgs): TranscriptWatche
     })();
   }
 
+  /** Re-discover (new files, config) and make every file due. */
   function kick(): void {
     kicked = true;
     for (const f of files.values()) if (f.failures === 0) f.nextAt = 0;
-    schedule(20);
+    schedule(5);
+  }
+
+  /** An fs.watch event: a known file that changed is read at once; anything else triggers discovery. */
+  function onFsEvent(dir: string, eventType: string, filename: string | Buffer | null): void {
+    const f = filename ? files.get(join(dir, String(filename))) : undefined;
+    if (eventType === 'change' && f) {
+      if (f.failures === 0) f.nextAt = 0;
+      schedule(2);
+    } else {
+      kick();
+    }
   }
 
   function watchDir(dir: string, recursive = false): void {
     if (!useFsWatch || fsWatchers.has(dir) || fsWatchers.size >= MAX_DIR_WATCHERS) return;
     try {
-      const w = fsWatch(dir, { persistent: false, recursive }, () => kick());
+      const w = fsWatch(dir, { persistent: false, recursive }, (type, name) => onFsEvent(dir, type, name));
       w.on('error', () => { w.close(); fsWatchers.delete(dir); });
       fsWatchers.set(dir, w);
     } catch { /* not supported here or the directory is missing: polling covers it */ }
