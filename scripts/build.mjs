@@ -47,3 +47,21 @@ await build({
 });
 
 chmodSync('dist/bin.js', 0o755);
+
+// Native plugins: each templates/plugins/<host>/index.ts becomes one self-contained file in
+// dist/plugins/<host>/ (node built-ins only), next to copies of its static files (manifests).
+import { readdirSync, mkdirSync, copyFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+const pluginRoot = 'templates/plugins';
+if (existsSync(pluginRoot)) {
+  for (const host of readdirSync(pluginRoot)) {
+    const dir = join(pluginRoot, host);
+    if (!statSync(dir).isDirectory() || !existsSync(join(dir, 'index.ts'))) continue;
+    const out = join('dist', 'plugins', host);
+    mkdirSync(out, { recursive: true });
+    await build({ ...common, entryPoints: [join(dir, 'index.ts')], outfile: join(out, 'index.js'), external: [] });
+    for (const file of readdirSync(dir)) {
+      if (!file.endsWith('.ts') && statSync(join(dir, file)).isFile()) copyFileSync(join(dir, file), join(out, file));
+    }
+  }
+}
