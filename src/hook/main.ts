@@ -3,12 +3,12 @@
  * call. It reads the host's JSON, stores what happened (worker or spool), prints the host's
  * answer and exits 0, whatever goes wrong. Bundled alone (dist/hook.js) and kept light.
  */
+import { writeSync } from 'node:fs';
 import type { CaptureEvent } from '../shared/capture-event.js';
 import { resolveHostId, type HookHostId } from '../shared/hosts.js';
 import { dataDir, dataPaths, type DataPaths } from '../shared/paths.js';
 import { sanitizeEvent } from '../shared/privacy.js';
 import { getAdapter } from './adapters/index.js';
-import { identifyCaller } from './caller.js';
 import { contextBudgetMs, fetchContext } from './context.js';
 import { createHookLog, errorText, type HookLog } from './debug-log.js';
 import { deliver } from './deliver.js';
@@ -81,11 +81,8 @@ async function handle(run: Run, paths: DataPaths): Promise<string> {
   const result: AdapterResult = adapter.normalize({ host, event: run.event, payload, rawStdin: input.text, env, now: new Date().toISOString() });
   const event = result.resolvedEvent || run.event;
   for (const n of result.notes) log.detail(n);
-  let dropReason = result.dropReason;
-  if (!dropReason) {
-    const caller = identifyCaller(host, payload, env);
-    if (caller.drop) dropReason = `${caller.drop} (${caller.evidence ?? 'caller check'})`;
-  }
+  // Adapters check who really called (identifyCaller) and say so in dropReason.
+  const dropReason = result.dropReason;
   if (dropReason) log.detail(`not stored: ${dropReason}`);
   const events = dropReason ? [] : sanitizeAll(result.events, log);
 
@@ -151,6 +148,19 @@ export async function main(argv: string[]): Promise<void> {
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   process.stdout.on('error', () => {});
+  // A crash in a callback can leave the run unfinished with nothing left to wait for: the host
+  // still gets its neutral answer (a synchronous write, as the process is leaving).
+  process.on('exit', () => {
+    process.exitCode = 0;
+    if (printed) return;
+    printed = true;
+    const text = run.fallback();
+    try {
+      if (text) writeSync(1, `${text}\n`);
+    } catch {
+      // stdout closed by the host
+    }
+  });
   armWatchdog(STDIN_DEADLINE_MS + 2 * CAPTURE_TIMEOUT_MS + HARD_LIMIT_SLACK_MS, run);
 
   let out: string;

@@ -62,6 +62,19 @@ describe('context at session start', () => {
     expect(parseContext(r.stdout)).toContain(marker);
   }, 60_000);
 
+  it('starts a worker when none runs and still answers within the budget', async () => {
+    const h = tempHome();
+    const env = hookEnv(h.env);
+    cleanups.push(() => cleanupWorker(env, h.dataDir));
+    const cwd = tempDir('project');
+    const r = await runHook(env, 'claude-code', 'SessionStart', JSON.stringify(claudePayload('001-SessionStart.json', { session_id: 'sess-cold', cwd })), cwd);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    parseContext(r.stdout);
+    expect(r.ms).toBeLessThan(1500 + 1000);
+    await waitFor(() => countRows(h.dataDir, "SELECT count(*) AS n FROM sessions WHERE host_session_id = 'sess-cold'") === 1, 15_000);
+  }, 30_000);
+
   for (const [label, budgetMs, extra] of [
     ['the default budget', 1500, {}],
     ['a budget from settings.json', 400, { settings: { contextBudgetMs: 400 } }],

@@ -2,12 +2,13 @@
  * Nothing is lost: an event is acknowledged by the worker or spooled before the hook exits, and
  * the worker drains the spool. Counted in the database, not assumed.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TRUNCATION_MARKER } from '../../src/shared/capture-event.js';
 import { tempDir, tempHome } from '../helpers/temp.js';
 import {
-  claudePayload, cleanupWorker, countRows, ensureBuilt, hookEnv, NO_AUTOSTART, runHook, startWorker, waitFor, workerInfo,
+  claudePayload, cleanupWorker, countRows, ensureBuilt, hookEnv, NO_AUTOSTART, queryDb, runHook, startWorker, waitFor, workerInfo,
 } from './helpers.js';
 
 const spoolFiles = (dataDir: string) =>
@@ -58,6 +59,24 @@ describe('durable capture', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     await waitFor(() => eventsOf(dataDir, 'sess-autostart') === 1, 20_000);
+    expect(spoolFiles(dataDir)).toHaveLength(0);
+  }, 60_000);
+
+  it('keeps an event the worker refuses as too large (413): truncated, marked and stored', async () => {
+    const { env, dataDir, cwd } = home();
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ maxEventsBodyBytes: 16 * 1024 }));
+    startWorker(env);
+    const big = `${'line of build output\n'.repeat(3000)}`;
+    const payload = JSON.stringify(claudePayload('005-PostToolUse.json', {
+      session_id: 'sess-413', tool_use_id: 'toolu_413', cwd, tool_input: { command: 'npm run build' }, tool_response: { stdout: big, stderr: '' },
+    }));
+    const r = await runHook(hookEnv(env, { CLAUDE_MEM_DEBUG: '1' }), 'claude-code', 'PostToolUse', payload, cwd);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/too large/);
+    await waitFor(() => eventsOf(dataDir, 'sess-413') === 1, 10_000);
+    const stored = queryDb(dataDir, (db) => (db.prepare("SELECT payload FROM events WHERE kind = 'tool_result'").get() as { payload: string }).payload);
+    expect(stored).toContain(TRUNCATION_MARKER);
     expect(spoolFiles(dataDir)).toHaveLength(0);
   }, 60_000);
 

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TRUNCATION_MARKER } from '../../src/shared/capture-event.js';
-import { tempDir, tempHome } from '../helpers/temp.js';
+import { REPO_ROOT, tempDir, tempHome } from '../helpers/temp.js';
 import { claudePayload, ensureBuilt, hookEnv, NO_AUTOSTART, runBin, runHook } from './helpers.js';
 
 /** Empty, or JSON that neither blocks nor stops the host. */
@@ -67,6 +67,17 @@ describe('hook fails open', () => {
     expect(r.ms).toBeLessThan(4000);
   });
 
+  it.runIf(existsSync('/usr/bin/script') && process.platform === 'linux')('does not wait for input on a terminal', async () => {
+    const { env, dataDir } = setup({ CLAUDE_MEM_DEBUG: '1' });
+    // script(1) gives the hook a pseudo-terminal as stdin; its own stdin stays open and silent.
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO_ROOT, 'dist', 'bin.js'))} hook claude-code PostToolUse`;
+    const r = await runBin({ env, args: [], stdin: 'keep-open', command: ['/usr/bin/script', '-qec', cmd, '/dev/null'] });
+    expect(r.code).toBe(0);
+    const log = readFileSync(join(dataDir, 'logs', 'hook.log'), 'utf8');
+    expect(log).toMatch(/empty stdin/);
+    expect(log).not.toMatch(/deadline/);
+  });
+
   it('spools the event when no worker runs (and none can start)', async () => {
     const { env, dataDir } = setup();
     const r = await runHook(env, 'claude-code', 'PostToolUse', post('down-1'));
@@ -76,6 +87,16 @@ describe('hook fails open', () => {
     const spooled = spoolText(dataDir).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(spooled).toHaveLength(1);
     expect(spooled[0]).toMatchObject({ host: 'claude-code', kind: 'tool_result', sessionId: 'sess-down-1', toolUseId: 'toolu_down-1', toolName: 'Bash' });
+  });
+
+  it("does not store an event that another host's writer owns (caller check)", async () => {
+    const { env, dataDir } = setup();
+    // Cursor runs Claude Code's hooks with its own payload dialect; Cursor's own hook stores it.
+    const cursorish = JSON.stringify({ ...claudePayload('005-PostToolUse.json', { session_id: 'sess-cursor', cwd: '/tmp' }), conversation_id: 'c1', cursor_version: '1.7.0' });
+    const r = await runHook(env, 'claude-code', 'PostToolUse', cursorish);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(spoolText(dataDir)).toBe('');
   });
 
   it('answers a context event with valid empty output when no worker runs', async () => {

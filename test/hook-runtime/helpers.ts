@@ -33,13 +33,16 @@ export interface HookOptions {
   stdin: string | null | 'keep-open';
   cwd?: string;
   timeoutMs?: number;
+  /** Run this instead of `node dist/bin.js <args>`. */
+  command?: string[];
 }
 
 /** Spawns `node dist/bin.js <args>` asynchronously (the test process may be serving HTTP meanwhile). */
 export function runBin(opts: HookOptions): Promise<HookRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [DIST_BIN, ...opts.args], {
+    const [cmd, ...argv] = opts.command ?? [process.execPath, DIST_BIN, ...opts.args];
+    const child = spawn(cmd, argv, {
       env: opts.env,
       cwd: opts.cwd ?? REPO_ROOT,
       stdio: [opts.stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -277,10 +277,17 @@ describe('private turns', () => {
     expect(JSON.stringify(query(s, 'SELECT payload FROM events'))).not.toContain('late-secret-output');
   });
 
-  it('treats a subagent started in a private turn as private', () => {
+  it('treats a subagent started in a private turn as private, its task prompt included', () => {
     const s = store();
-    s.ingest([prompt('<private>p</private>'), bash('ls', 'sub-secret', { sessionId: 'kid', parentSessionId: 'sess-1' })]);
+    s.ingest([
+      prompt('<private>p</private>'),
+      prompt('find the leaked salary sheet', { sessionId: 'kid', parentSessionId: 'sess-1' }),
+      bash('ls', 'sub-secret', { sessionId: 'kid', parentSessionId: 'sess-1' }),
+      bash('ls', 'agent-secret', { agentId: 'helper' }),
+    ]);
     expect(count(s, 'observations')).toBe(0);
+    const all = JSON.stringify(query(s, 'SELECT * FROM events')) + JSON.stringify(query(s, 'SELECT * FROM prompts'));
+    for (const secret of ['salary', 'sub-secret', 'agent-secret']) expect(all).not.toContain(secret);
   });
 });
 
@@ -306,6 +313,7 @@ describe('probes', () => {
     expect(s.search({ query: 'probe' })).toEqual([]);
     expect(s.search({ query: 'kept' })).toHaveLength(1);
     // The FTS indexes stayed consistent through the cascade.
+    s.flushSearchIndex();
     const db = (s as unknown as { db: import('better-sqlite3').Database }).db;
     for (const t of ['observations_fts', 'prompts_fts', 'summaries_fts']) {
       expect(() => db.prepare(`INSERT INTO ${t}(${t}) VALUES ('integrity-check')`).run()).not.toThrow();
@@ -317,7 +325,17 @@ describe('probes', () => {
     s.ingest([bash('x', 'y', { host: 'codex', probe: true, sessionId: 'p' })]);
     expect(s.stats().lastEventAtByHost.codex).toBeUndefined();
     s.ingest([bash('x', 'y', { host: 'codex', at: at(5000), sessionId: 'q' })]);
+    s.ingest([bash('x', 'y', { host: 'codex', at: at(4000), sessionId: 'q' })]);
     expect(s.stats().lastEventAtByHost.codex).toBe(at(5000));
+  });
+
+  it('keeps the last-event times across a reopen', () => {
+    const path = dbPath();
+    const a = store({}, path);
+    a.ingest([bash('x', 'y', { host: 'gemini', at: at(7000), sessionId: 'g' })]);
+    a.close();
+    const b = store({}, path);
+    expect(b.stats().lastEventAtByHost).toEqual({ gemini: at(7000) });
   });
 });
 

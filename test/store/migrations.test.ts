@@ -99,7 +99,7 @@ describe('opening and migrating', () => {
     expect(() => openStore(path)).toThrow(expect.objectContaining({ code: 'store_newer_schema' }));
   });
 
-  it('opens read-only without creating or migrating anything', () => {
+  it('opens read-only without creating or migrating anything', async () => {
     const missing = dbPath();
     expect(() => openStore(missing, { readonly: true })).toThrow();
     expect(existsSync(missing)).toBe(false);
@@ -108,6 +108,8 @@ describe('opening and migrating', () => {
     const w = track(openTemp({}, path));
     w.ingest([bash('echo hi', 'hi')]);
     const r = track(openStore(path, { readonly: true }));
+    // The writer indexes new rows for search shortly after it wrote them.
+    await new Promise((resolve) => setTimeout(resolve, 400));
     expect(r.search({ query: 'echo' })).toHaveLength(1);
     expect(() => r.ingest([bash('ls', 'x')])).toThrow();
     expect(w.stats().observations).toBe(1);

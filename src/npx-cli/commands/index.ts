@@ -1,6 +1,7 @@
 /** Every command group registers itself here: one file per group, one line each. */
 import type { Command } from 'commander';
 import { register as install } from './install.js';
+import { register as uninstall } from './uninstall.js';
 import { register as worker } from './worker.js';
 import { register as search } from './search.js';
 import { register as mcp } from './mcp.js';
@@ -8,6 +9,7 @@ import { register as transcript } from './transcript.js';
 
 export const commands: ReadonlyArray<(program: Command) => void> = [
   install,
+  uninstall,
   worker,
   search,
   mcp,

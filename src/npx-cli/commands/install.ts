@@ -1,76 +1,97 @@
 /**
- * `claude-mem install` (minimal): prepares the data directory (0700), settings with the port,
- * the token, and starts the worker. It configures no host yet and says so plainly; the
- * multi-host installer replaces this file.
+ * `claude-mem install`: detect hosts, show the plan, write their configs (one capture writer per
+ * host), prepare the data directory (0700, settings, port, token) and start the worker.
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
-import { HOST_IDS, HOST_LABELS, resolveHostList } from '../../shared/hosts.js';
-import { dataPaths } from '../../shared/paths.js';
-import { UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
-import { startCommand } from './worker.js';
+import { HOST_IDS, resolveHostList, type HostId } from '../../shared/hosts.js';
+import { UsageError, eprintln, setExit } from '../output.js';
 
 interface InstallOpts {
   yes?: boolean;
   ide?: string[];
-  start: boolean;
+  allDetected?: boolean;
+  dryRun?: boolean;
   json?: boolean;
+  start: boolean;
+  codexSubagentTranscripts?: boolean;
 }
+
+const HELP = `
+Hosts: ${HOST_IDS.join(', ')} (aliases accepted; "all" = every host, found or not).
+
+Prompts appear only on a terminal. With --yes, or when stdin is not a TTY, or CI is set,
+nothing is asked:
+  --ide <ids...>     installs exactly those hosts
+  --all-detected     installs the hosts found on this machine
+  --yes              alone: the hosts found on this machine
+  --dry-run          alone: shows the plan for the hosts found (writes nothing, not even the data dir)
+  none of these      exits 2 without changing anything (there is no one to ask)
+
+Codex runs a hook only after the user trusts it. With consent (--yes, or "Install" in the
+interactive flow) claude-mem asks Codex to trust its own hooks through \`codex app-server\`, as
+Codex's /hooks screen does; otherwise Codex capture stays off until you trust them in /hooks.
+
+Exit codes: 0 installed (or nothing to do, or a dry run), 1 a host or the worker failed
+(the other hosts are still installed), 2 usage error, 130 cancelled at a prompt (nothing changed).`;
 
 export function register(program: Command): void {
   program
     .command('install')
-    .description('Set up claude-mem: data directory, settings, token, worker')
-    .option('-y, --yes', 'no prompts (install never prompts in this version)')
-    .option('--ide <ids...>', `hosts to configure (${HOST_IDS.join(', ')}, or all)`)
+    .description('Detect your coding agents, show the plan, configure them, start the worker')
+    .option('-y, --yes', 'no prompts; consent to the plan (and to trusting our Codex hooks)')
+    .option('--ide <ids...>', 'hosts to configure (ids or aliases, or all)')
+    .option('--all-detected', 'configure every host found on this machine')
+    .option('--dry-run', 'print the per-file diff; write nothing')
+    .option('--json', 'one JSON document on stdout (a result per host); logs on stderr')
     .option('--no-start', 'do not start the worker')
-    .option('--json', 'machine-readable output')
+    .option('--codex-subagent-transcripts', 'also capture Codex subagent sessions from its rollout logs')
+    .addHelpText('after', HELP)
     .action(async (opts: InstallOpts) => {
-      let hosts: string[] = [];
+      let named: HostId[] | undefined;
       try {
-        hosts = opts.ide ? resolveHostList(opts.ide) : [];
+        named = opts.ide ? resolveHostList(opts.ide) : undefined;
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
-      // Loaded here: settings validation (zod) is not needed by --help or other commands.
-      const { ensurePort, ensureSettingsFile } = await import('../../worker/settings.js');
-      const { ensureToken } = await import('../../worker/lifecycle/token.js');
-      const paths = dataPaths();
-      const created: string[] = [];
-      if (!existsSync(paths.root)) created.push(paths.root);
-      for (const dir of [paths.root, paths.logs, paths.spool]) mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (ensureSettingsFile(paths)) created.push(paths.settings);
-      const port = await ensurePort(paths);
-      if (ensureToken(paths).created) created.push(paths.token);
-
-      const human = !opts.json;
-      if (human) {
-        println(`data directory: ${paths.root}`);
-        for (const c of created) println(`  created ${c}`);
-        println(`  worker port: ${port} (settings.json)`);
+      const env = process.env;
+      const canAsk = !opts.yes && !opts.json && !opts.dryRun && !!process.stdin.isTTY && !!process.stdout.isTTY && !env.CI;
+      if (!canAsk && !opts.yes && !named && !opts.allDetected && !opts.dryRun) {
+        throw new UsageError('no terminal to ask which hosts to set up (stdin is not a TTY, CI is set, or --json). '
+          + 'Pass --yes to install the hosts found on this machine, --ide <ids...> to choose, or --dry-run to see the plan.');
       }
-      let worker: Record<string, unknown> | null = null;
-      let ok = true;
-      if (opts.start) {
-        const r = await startCommand(paths, { json: opts.json, wait: 15_000 });
-        worker = r.doc;
-        ok = r.ok;
-      } else if (human) println('worker not started (--no-start); run `claude-mem start` when ready');
-
-      // Honest about hosts: this version configures none of them.
-      const notConfigured = hosts.map((h) => ({ host: h, configured: false, reason: 'host setup is not available in this version yet' }));
-      if (hosts.length) ok = false;
-      const message = hosts.length
-        ? `Host setup is not available in this version yet; nothing was configured for: ${hosts.map((h) => HOST_LABELS[h as keyof typeof HOST_LABELS]).join(', ')}.`
-        : 'No supported host was found. Nothing was configured. To add one later: claude-mem install --ide <host>';
-      if (opts.json) {
-        printJson({ ok, dataDir: paths.root, created, port, worker, hosts: notConfigured, message });
-      } else if (hosts.length) {
-        eprintln(style.red(message));
-      } else {
-        println(message);
-        println(`  hosts: ${HOST_IDS.join(', ')}`);
+      const { prepare, detectedIds } = await import('../install/plan.js');
+      const prepared = await prepare(env);
+      if (canAsk) {
+        const { clackPrompter, runInteractive } = await import('../install/interactive.js');
+        const code = await runInteractive(prepared, await clackPrompter(), {
+          preselected: named && (opts.allDetected ? union(named, detectedIds(prepared)) : named),
+          start: opts.start, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, env,
+          write: (t) => process.stdout.write(t),
+        });
+        setExit(code);
+        return;
       }
-      setExit(ok ? 0 : 1);
+      const selected = named ? (opts.allDetected ? union(named, detectedIds(prepared)) : named) : detectedIds(prepared);
+      const { emit, runInstall } = await import('../install/run.js');
+      const { SimulatedCrash } = await import('../install/apply.js');
+      try {
+        const r = await runInstall(prepared, {
+          selected, dryRun: !!opts.dryRun, json: !!opts.json, start: opts.start,
+          trustCodex: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, env,
+        });
+        emit(r, !!opts.json);
+        setExit(r.exitCode);
+      } catch (e) {
+        if (e instanceof SimulatedCrash) {
+          // Tests only: die like a killed process, with nothing after the last write.
+          eprintln(e.message);
+          process.exit(75);
+        }
+        throw e;
+      }
     });
+}
+
+function union(a: readonly HostId[], b: readonly HostId[]): HostId[] {
+  return HOST_IDS.filter((h) => a.includes(h) || b.includes(h));
 }

@@ -1,7 +1,7 @@
 /** The declarative change engine: plan (dry run), apply, revert. Host modules only describe changes. */
 export type {
   Change, ChangeKind, ChangeRecord, CommentStyle, EntryMatcher, FileChange, FileFormat, JsonArrayUpsertChange, JsonSetChange,
-  KeyPath, Manifest, ManifestFile, MatchRule, PlannedRecord, Previous, TextBlockChange, TomlArrayEntryChange, TomlData,
+  HostMeta, KeyPath, Manifest, ManifestFile, ManifestHost, MatchRule, PlannedRecord, Previous, TextBlockChange, TomlArrayEntryChange, TomlData,
   TomlSetChange, TomlTableChange, YamlSetChange,
 } from './types.js';
 export { ConfigConflictError, ConfigParseError, EngineError } from './errors.js';

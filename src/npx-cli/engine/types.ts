@@ -138,9 +138,18 @@ export interface ManifestFile {
   changes: ChangeRecord[];
 }
 
+/** What the installer records about a host (capture writer, recall, version, time). The engine only carries it. */
+export type HostMeta = Readonly<Record<string, unknown>>;
+
+export interface ManifestHost {
+  files: Record<string, ManifestFile>;
+  /** Optional (older manifests have none); kept as is by apply, dropped with the host on revert. */
+  meta?: HostMeta;
+}
+
 export interface Manifest {
   schemaVersion: 1;
-  hosts: Record<string, { files: Record<string, ManifestFile> }>;
+  hosts: Record<string, ManifestHost>;
 }
 
 export type FileFormat = 'json' | 'toml' | 'yaml' | 'text' | 'file';

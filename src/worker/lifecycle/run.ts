@@ -14,6 +14,7 @@ import { createFileLogger, type Logger } from '../logger.js';
 import { createWorkerServer, type WorkerServer } from '../server.js';
 import { candidatePort, loadSettings, updateSettings, type Settings } from '../settings.js';
 import { SpoolDrain } from '../spool-drain.js';
+import { startTranscriptWatcher, type TranscriptWatcher } from '../transcripts/watcher.js';
 import type { MemoryStore } from '../store/types.js';
 import { describePid, findPortOwner } from './proc.js';
 import { ensureToken } from './token.js';
@@ -127,6 +128,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
   });
   const drain = new SpoolDrain({ store, spoolDir: paths.spool, logger, intervalMs: settings.spoolDrainIntervalMs });
   let stopping: Promise<void> | undefined;
+  let transcripts: TranscriptWatcher | undefined;
   const shutdown = (reason: string) => {
     stopping ??= (async () => {
       logger.info('shutting down', { reason });
@@ -137,6 +139,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
       hard.unref();
       await srv.close(5000);
       await drain.stop();
+      await transcripts?.stop();
       try {
         store.close(); // checkpoints the WAL
       } catch (err) {
@@ -151,6 +154,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
     ctx: {
       store, logger, health, shutdown,
       kickDrain: () => drain.kick(),
+      transcripts: () => transcripts?.status(),
       spoolDepth: () => {
         const files = listSpool(paths.spool);
         return { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
@@ -167,6 +171,8 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
   clearStartError(paths);
   releaseStartLock(paths);
   drain.start();
+  // Transcript capture runs inside the worker so checkpoints commit with the events they produced.
+  transcripts = startTranscriptWatcher({ store, paths, log: logger });
 
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

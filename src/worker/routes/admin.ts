@@ -23,6 +23,7 @@ export const statsRoute: Route = {
         store,
         spool: ctx.spoolDepth(),
         deadLetters: store.deadLetters,
+        transcripts: ctx.transcripts?.() ?? null,
         worker: { pid: h.pid, version: h.version, instanceId: h.instanceId, startedAt: h.startedAt, uptimeMs: h.uptimeMs },
       },
     };

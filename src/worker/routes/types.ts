@@ -9,6 +9,8 @@ export interface RouteContext {
   health(): HealthBody;
   /** Spool files waiting to be drained. */
   spoolDepth(): { files: number; bytes: number };
+  /** The transcript watcher's state (watches, files, totals, config error). */
+  transcripts?(): unknown;
   /** Asks the spool drain for an early pass (after an ingest failure). */
   kickDrain(): void;
   /** Starts a graceful shutdown once the current response is sent. */

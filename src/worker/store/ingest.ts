@@ -1,7 +1,7 @@
 /**
  * Event ingestion: validation, privacy, idempotency and derivation of sessions, prompts,
  * observations and summaries. Every statement is prepared once; the caller runs `ingest` inside
- * one transaction per batch, and each event gets a savepoint so one bad event cannot sink the rest.
+ * one transaction per batch. One bad event cannot sink the rest: see EventFailure.
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
@@ -54,6 +54,20 @@ interface SessionDbState extends SessionState {
   probe: number;
 }
 
+/** An observation's stored text: JSON lists already serialized, as they go to the row and the index. */
+interface ObservationText {
+  type: string;
+  title: string;
+  subtitle: string | null;
+  narrative: string;
+  facts: string;
+  filesRead: string;
+  filesModified: string;
+  concepts: string;
+  toolName: string | null;
+  tags: string;
+}
+
 interface SessionFacts {
   project: string;
   cwd: string;
@@ -77,18 +91,19 @@ export function validateEvent(raw: unknown): { at: string } | Rejection {
   if (typeof e.kind !== 'string' || !(CAPTURE_KINDS as readonly string[]).includes(e.kind)) {
     return { code: 'invalid_kind', reason: `unknown kind ${JSON.stringify(e.kind)}` };
   }
-  if (e.parentSessionId !== undefined && !isValidSessionId(e.parentSessionId)) {
+  // Optional ids may come as null from JSON: that is the same as absent.
+  if (e.parentSessionId != null && !isValidSessionId(e.parentSessionId)) {
     return { code: 'invalid_session_id', reason: 'parentSessionId must match ^[A-Za-z0-9._:-]{1,128}$' };
   }
   const at = typeof e.at === 'string' ? isoTime(e.at) : null;
   if (at === null) return { code: 'invalid_event', reason: 'at must be an ISO time' };
   for (const f of ['promptId', 'toolUseId'] as const) {
     const v = e[f];
-    if (v !== undefined && (typeof v !== 'string' || !v || v.length > MAX_ID_CHARS)) {
+    if (v != null && (typeof v !== 'string' || !v || v.length > MAX_ID_CHARS)) {
       return { code: 'invalid_event', reason: `${f} must be a non-empty string of at most ${MAX_ID_CHARS} characters` };
     }
   }
-  if (e.agentId !== undefined && (typeof e.agentId !== 'string' || !SESSION_ID_RE.test(e.agentId))) {
+  if (e.agentId != null && (typeof e.agentId !== 'string' || !SESSION_ID_RE.test(e.agentId))) {
     return { code: 'invalid_event', reason: 'agentId must match ^[A-Za-z0-9._:-]{1,128}$' };
   }
   if (e.kind === 'prompt' && e.privateTurn !== true && typeof e.prompt !== 'string') {
@@ -194,6 +209,8 @@ export class Ingestor {
    * cleared at each batch and after a rolled-back event.
    */
   private readonly sessions = new Map<string, SessionDbState>();
+  /** The newest capture time per host among the events the last `ingest` stored (probes excluded). */
+  readonly activity = new Map<HostId, string>();
 
   constructor(
     db: Database.Database,
@@ -211,6 +228,7 @@ export class Ingestor {
   ingest(events: readonly unknown[], isolated: boolean): IngestResult {
     const result: IngestResult = { stored: 0, duplicates: 0, rejected: [] };
     this.sessions.clear();
+    this.activity.clear();
     const receivedAt = this.deps.now().toISOString();
     events.forEach((raw, index) => {
       const checked = validateEvent(raw);
@@ -231,8 +249,13 @@ export class Ingestor {
         result.rejected.push({ index, code: 'invalid_event', reason: clip(reason, 500) });
         return;
       }
-      if (isNew) result.stored++;
-      else result.duplicates++;
+      if (!isNew) {
+        result.duplicates++;
+        return;
+      }
+      result.stored++;
+      const e = raw as CaptureEvent;
+      if (e.probe !== true && checked.at > (this.activity.get(e.host) ?? '')) this.activity.set(e.host, checked.at);
     });
     return result;
   }
@@ -240,8 +263,10 @@ export class Ingestor {
   /** Returns true when the event was new, false for a duplicate. */
   private one(raw: CaptureEvent, at: string, receivedAt: string): boolean {
     const clean = this.deps.sanitize(raw);
-    const { own: session, privateTurn } = this.resolveSession(raw, at);
-    const isPrivatePrompt = raw.kind === 'prompt' && (raw.privateTurn === true || clean === null || clean.privateTurn === true);
+    const { own: session, privateTurn, parentPrivate } = this.resolveSession(raw, at);
+    // A subagent's prompt is written during its parent's turn: private if that turn is.
+    const isPrivatePrompt = raw.kind === 'prompt' &&
+      (raw.privateTurn === true || clean === null || clean.privateTurn === true || parentPrivate);
 
     let dropped: 'private' | 'privacy' | null = clean === null ? 'privacy' : null;
     if (!dropped && TURN_CONTENT_KINDS.has(raw.kind) && privateTurn) dropped = 'private';
@@ -256,8 +281,9 @@ export class Ingestor {
 
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
     const payload = stored ? JSON.stringify(stored) : JSON.stringify(this.stub(raw, dropped ?? 'private'));
+    // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
     const ins = this.s.insertEvent.run(
-      eventKey(clean ?? raw), session.id, raw.host, raw.kind, payload, dropped ?? (isPrivatePrompt ? 'private' : null),
+      eventKey(raw), session.id, raw.host, raw.kind, payload, dropped ?? (isPrivatePrompt ? 'private' : null),
       raw.probe === true ? 1 : 0, at, receivedAt,
     );
     if (ins.changes === 0) return false;
@@ -288,7 +314,7 @@ export class Ingestor {
   }
 
   /** The session row for an event (created on any first event), linked to its parent for subagents. */
-  private resolveSession(e: CaptureEvent, at: string): { own: SessionDbState; privateTurn: number } {
+  private resolveSession(e: CaptureEvent, at: string): { own: SessionDbState; privateTurn: boolean; parentPrivate: boolean } {
     const project = this.deps.projectFor(e.cwd);
     const probe = e.probe === true ? 1 : 0;
     const agentId = e.agentId ?? null;
@@ -303,7 +329,8 @@ export class Ingestor {
     const sub = e.isSubagent === true || parent !== null ? 1 : 0;
     const own = this.session(e.host, ownId, { project, cwd: e.cwd, parentId: parent?.id ?? null, sub, agentId, at, probe });
     // A subagent spawned during a private turn is part of that turn.
-    return { own, privateTurn: own.privateTurn || parent?.privateTurn ? 1 : 0 };
+    const parentPrivate = parent?.privateTurn === 1;
+    return { own, privateTurn: own.privateTurn === 1 || parentPrivate, parentPrivate };
   }
 
   /** Finds or creates a session; writes only when the event adds something (earlier start, parent, ...). */
@@ -343,9 +370,9 @@ export class Ingestor {
 
   private addPrompt(e: CaptureEvent, session: SessionDbState, eventId: number, at: string, text: string, priv: boolean): void {
     const number = session.promptCount + 1;
+    const tags = rowTags(e.host, session.project);
     const r = this.s.insertPrompt.run(
-      session.id, eventId, e.host, session.project, number, e.promptId ?? null, text, priv ? 1 : 0,
-      rowTags(e.host, session.project), at,
+      session.id, eventId, e.host, session.project, number, e.promptId ?? null, text, priv ? 1 : 0, tags, at,
     );
     if (r.changes === 0) return;
     this.s.setTurn.run(number, priv ? 1 : 0, session.id);
@@ -370,12 +397,12 @@ export class Ingestor {
     if (!draft) return;
     const filesRead = strings(draft.filesRead);
     const filesModified = strings(draft.filesModified);
-    const values = [
-      draft.type, clip(draft.title, MAX_TITLE_CHARS), draft.subtitle ?? null, draft.narrative ?? '',
-      list(draft.facts), JSON.stringify(filesRead), JSON.stringify(filesModified), list(draft.concepts),
-      draft.toolName ?? e.toolName ?? null,
-      observationTags(e.host, draft.type, session.project, [...filesRead, ...filesModified]),
-    ];
+    const text: ObservationText = {
+      type: draft.type, title: clip(draft.title, MAX_TITLE_CHARS), subtitle: draft.subtitle ?? null,
+      narrative: draft.narrative ?? '', facts: list(draft.facts), filesRead: JSON.stringify(filesRead),
+      filesModified: JSON.stringify(filesModified), concepts: list(draft.concepts), toolName: draft.toolName ?? e.toolName ?? null,
+      tags: observationTags(e.host, draft.type, session.project, [...filesRead, ...filesModified]),
+    };
 
     // Whichever half arrived first created the row; the second rewrites it with the merged view.
     // Only tool calls carry the id in the row (it is unique per session): a file_edit or note
@@ -384,12 +411,22 @@ export class Ingestor {
       ? (this.s.obsByToolUse.get(session.id, toolUseId) as { id: number } | undefined)
       : undefined;
     if (existing) {
-      this.s.updateObs.run(...values, existing.id);
+      const t = text;
+      // The update trigger re-indexes the row if it was indexed already.
+      this.s.updateObs.run(t.type, t.title, t.subtitle, t.narrative, t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, existing.id);
       return;
     }
-    this.s.insertObs.run(
-      session.id, eventId, e.host, session.project, session.promptCount || null, ...values, toolUseId, at,
-    );
+    this.insertObservation(session, eventId, e.host, text, toolUseId, at);
+  }
+
+  /** Inserts an observation (fts-index.ts indexes it). */
+  private insertObservation(
+    session: SessionDbState, eventId: number | null, host: HostId, t: ObservationText, toolUseId: string | null, at: string,
+  ): number {
+    return Number(this.s.insertObs.run(
+      session.id, eventId, host, session.project, session.promptCount || null, t.type, t.title, t.subtitle, t.narrative,
+      t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, toolUseId, at,
+    ).lastInsertRowid);
   }
 
   /**
@@ -412,12 +449,10 @@ export class Ingestor {
     const session = this.session(host, sessionId, { project, cwd: input.cwd ?? '', parentId: null, sub: 0, agentId: null, at, probe: 0 });
     const title = clip(oneLine(clean.title?.trim() || text.split('\n')[0]), MEMORY_TITLE_CHARS);
     const files = strings(input.files);
-    const id = Number(this.s.insertObs.run(
-      session.id, null, host, session.project, session.promptCount || null, 'memory', title, null, text,
-      '[]', JSON.stringify(files), '[]', list(input.concepts), null, observationTags(host, 'memory', session.project, files),
-      null, at,
-    ).lastInsertRowid);
-    return id;
+    return this.insertObservation(session, null, host, {
+      type: 'memory', title, subtitle: null, narrative: text, facts: '[]', filesRead: JSON.stringify(files), filesModified: '[]',
+      concepts: list(input.concepts), toolName: null, tags: observationTags(host, 'memory', session.project, files),
+    }, null, at);
   }
 
   private endSession(e: CaptureEvent, session: SessionDbState, at: string): void {

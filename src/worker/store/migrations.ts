@@ -12,30 +12,35 @@ export interface Migration {
   up: string;
 }
 
-// Observation text as the FTS index sees it: JSON arrays flattened to words, so snippets read well.
-// The view below and the triggers must compute exactly the same values (FTS5 'delete' needs them).
-const flat = (col: string): string => `COALESCE((SELECT group_concat(value, ' ') FROM json_each(${col})), '')`;
-const obsFtsExprs = (r: string): string =>
-  `${r}.title, COALESCE(${r}.subtitle, ''), ${r}.narrative, ${flat(`${r}.facts`)}, ${flat(`${r}.concepts`)}, ` +
-  `${flat(`${r}.files_read`)} || ' ' || ${flat(`${r}.files_modified`)}, ${r}.tags`;
-const obsFtsValues = (r: 'new' | 'old'): string => `${r}.id, ${obsFtsExprs(r)}`;
-
-/** Triggers keeping an external-content FTS5 table in step with its source table. */
-function ftsTriggers(table: string, fts: string, cols: string, newValues: string, oldValues: string): string {
-  return `
+/**
+ * Triggers keeping an external-content FTS5 table in step with its source table (the FTS columns
+ * are the table's own columns, so the indexed text is always the row's text).
+ *
+ * With `lazy`, new rows are not indexed by trigger but in batches by fts-index.ts, up to the
+ * watermark kept in fts_state: indexing one row per commit costs more than everything else a
+ * captured event writes. Updates and deletes then touch the index only for rows under the mark.
+ */
+function ftsTriggers(table: string, fts: string, cols: string, lazy: boolean): string {
+  const values = (r: 'new' | 'old') => `${r}.id, ${cols.split(', ').map((c) => `${r}.${c}`).join(', ')}`;
+  const indexed = lazy ? ` WHEN old.id <= (SELECT upto FROM fts_state WHERE name = '${table}')` : '';
+  const ai = `
 CREATE TRIGGER ${table}_fts_ai AFTER INSERT ON ${table} BEGIN
-  INSERT INTO ${fts}(rowid, ${cols}) VALUES (${newValues});
+  INSERT INTO ${fts}(rowid, ${cols}) VALUES (${values('new')});
+END;`;
+  return `${lazy ? '' : ai}
+CREATE TRIGGER ${table}_fts_ad AFTER DELETE ON ${table}${indexed} BEGIN
+  INSERT INTO ${fts}(${fts}, rowid, ${cols}) VALUES ('delete', ${values('old')});
 END;
-CREATE TRIGGER ${table}_fts_ad AFTER DELETE ON ${table} BEGIN
-  INSERT INTO ${fts}(${fts}, rowid, ${cols}) VALUES ('delete', ${oldValues});
-END;
-CREATE TRIGGER ${table}_fts_au AFTER UPDATE ON ${table} BEGIN
-  INSERT INTO ${fts}(${fts}, rowid, ${cols}) VALUES ('delete', ${oldValues});
-  INSERT INTO ${fts}(rowid, ${cols}) VALUES (${newValues});
+CREATE TRIGGER ${table}_fts_au AFTER UPDATE ON ${table}${indexed} BEGIN
+  INSERT INTO ${fts}(${fts}, rowid, ${cols}) VALUES ('delete', ${values('old')});
+  INSERT INTO ${fts}(rowid, ${cols}) VALUES (${values('new')});
 END;`;
 }
 
-const OBS_FTS_COLS = 'title, subtitle, narrative, facts, concepts, files, tags';
+// Facts, concepts and files are indexed as their JSON text: brackets and quotes are separators
+// to the tokenizer, so the words come out the same, and the row is its own FTS content.
+export const OBS_FTS_COLS = 'title, subtitle, narrative, facts, concepts, files_read, files_modified, tags';
+export const PROMPT_FTS_COLS = 'text, tags';
 const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -70,7 +75,9 @@ CREATE INDEX sessions_parent ON sessions(parent_session_id) WHERE parent_session
 CREATE TABLE events (
   id INTEGER PRIMARY KEY,
   idem_key TEXT NOT NULL UNIQUE,
-  session_id INTEGER REFERENCES sessions(id) ON DELETE CASCADE,
+  -- No foreign key: a cascade would need an index every event pays for. Probe events are the
+  -- only ones ever deleted, and they have an index of their own.
+  session_id INTEGER,
   host TEXT NOT NULL,
   kind TEXT NOT NULL,
   payload TEXT NOT NULL, -- the normalized capture after privacy (or a stub when dropped)
@@ -79,13 +86,16 @@ CREATE TABLE events (
   at TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
-CREATE INDEX events_session ON events(session_id);
-CREATE INDEX events_host_probe_at ON events(host, probe, at);
+CREATE INDEX events_probe_session ON events(session_id) WHERE probe = 1;
+
+-- The newest capture time per host (probes excluded), written with the deferred index work
+-- rather than kept as an index on events: one page less per captured event.
+CREATE TABLE host_activity (host TEXT PRIMARY KEY, last_event_at TEXT NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE prompts (
   id INTEGER PRIMARY KEY,
   session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-  event_id INTEGER REFERENCES events(id) ON DELETE SET NULL,
+  event_id INTEGER, -- the event it came from (no foreign key, see events.session_id)
   host TEXT NOT NULL,
   project TEXT NOT NULL,
   number INTEGER NOT NULL,
@@ -99,12 +109,11 @@ CREATE UNIQUE INDEX prompts_native_id ON prompts(session_id, native_id) WHERE na
 CREATE INDEX prompts_session ON prompts(session_id, number);
 CREATE INDEX prompts_created ON prompts(created_at);
 CREATE INDEX prompts_project_created ON prompts(project, created_at);
-CREATE INDEX prompts_event ON prompts(event_id) WHERE event_id IS NOT NULL;
 
 CREATE TABLE observations (
   id INTEGER PRIMARY KEY,
   session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-  event_id INTEGER REFERENCES events(id) ON DELETE SET NULL,
+  event_id INTEGER, -- the first event it came from
   host TEXT NOT NULL,
   project TEXT NOT NULL,
   prompt_number INTEGER,
@@ -126,9 +135,8 @@ CREATE UNIQUE INDEX observations_tool_use ON observations(session_id, tool_use_i
 CREATE INDEX observations_session ON observations(session_id, created_at);
 CREATE INDEX observations_created ON observations(created_at);
 CREATE INDEX observations_project_created ON observations(project, created_at);
-CREATE INDEX observations_host_created ON observations(host, created_at);
-CREATE INDEX observations_type_created ON observations(type, created_at);
-CREATE INDEX observations_event ON observations(event_id) WHERE event_id IS NOT NULL;
+-- Host, type and file filters go through the FTS tags (tags.ts), not through more indexes here:
+-- every index is one more page written per captured event.
 
 CREATE TABLE summaries (
   id INTEGER PRIMARY KEY,
@@ -169,28 +177,24 @@ CREATE TABLE dead_letters (
 );
 CREATE INDEX dead_letters_created ON dead_letters(created_at);
 
--- Observation search reads its text through this view (external content), so facts, concepts
--- and files are indexed as words rather than JSON.
-CREATE VIEW observations_fts_content AS
-  SELECT o.id AS id, o.title AS title, COALESCE(o.subtitle, '') AS subtitle, o.narrative AS narrative,
-    ${flat('o.facts')} AS facts, ${flat('o.concepts')} AS concepts,
-    ${flat('o.files_read')} || ' ' || ${flat('o.files_modified')} AS files, o.tags AS tags
-  FROM observations o;
-
 CREATE VIRTUAL TABLE observations_fts USING fts5(${OBS_FTS_COLS},
-  content = 'observations_fts_content', content_rowid = 'id', ${TOKENIZE});
-CREATE VIRTUAL TABLE prompts_fts USING fts5(text, tags, content = 'prompts', content_rowid = 'id', ${TOKENIZE});
+  content = 'observations', content_rowid = 'id', ${TOKENIZE});
+CREATE VIRTUAL TABLE prompts_fts USING fts5(${PROMPT_FTS_COLS}, content = 'prompts', content_rowid = 'id', ${TOKENIZE});
 CREATE VIRTUAL TABLE summaries_fts USING fts5(text, tags, content = 'summaries', content_rowid = 'id', ${TOKENIZE});
 
 -- Titles weigh most, then files and concepts, then the narrative; filter tags not at all.
 -- (search.ts calls bm25() with the same weights: an explicit call sorts faster than ORDER BY rank.)
-INSERT INTO observations_fts(observations_fts, rank) VALUES ('rank', 'bm25(8.0, 3.0, 1.0, 1.5, 3.0, 3.0, 0.0)');
+INSERT INTO observations_fts(observations_fts, rank) VALUES ('rank', 'bm25(8.0, 3.0, 1.0, 1.5, 3.0, 3.0, 3.0, 0.0)');
 INSERT INTO prompts_fts(prompts_fts, rank) VALUES ('rank', 'bm25(1.0, 0.0)');
 INSERT INTO summaries_fts(summaries_fts, rank) VALUES ('rank', 'bm25(1.0, 0.0)');
 
-${ftsTriggers('observations', 'observations_fts', OBS_FTS_COLS, obsFtsValues('new'), obsFtsValues('old'))}
-${ftsTriggers('prompts', 'prompts_fts', 'text, tags', 'new.id, new.text, new.tags', 'old.id, old.text, old.tags')}
-${ftsTriggers('summaries', 'summaries_fts', 'text, tags', 'new.id, new.text, new.tags', 'old.id, old.text, old.tags')}
+-- Rows of a lazily indexed table with id <= upto are in its FTS index (fts-index.ts).
+CREATE TABLE fts_state (name TEXT PRIMARY KEY, upto INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO fts_state (name, upto) VALUES ('observations', 0), ('prompts', 0);
+
+${ftsTriggers('observations', 'observations_fts', OBS_FTS_COLS, true)}
+${ftsTriggers('prompts', 'prompts_fts', PROMPT_FTS_COLS, true)}
+${ftsTriggers('summaries', 'summaries_fts', 'text, tags', false)}
 `,
   },
 ];

@@ -17,7 +17,7 @@ export const MAX_LIMIT = 200;
 const MAX_OFFSET = 10_000;
 const MAX_SNIPPET_CHARS = 300;
 // Ranking scores every match; past this many, only the newest matches are ranked.
-const RANK_WINDOW = 4000;
+const RANK_WINDOW = 2000;
 
 const TABLES = {
   observation: { table: 'observations', fts: 'observations_fts', alias: 'o' },
@@ -26,13 +26,13 @@ const TABLES = {
 } as const;
 // Text columns, for the rare user word that could collide with a filter tag (see userExpression).
 const TEXT_COLUMNS = {
-  observation: '{title subtitle narrative facts concepts files}',
+  observation: '{title subtitle narrative facts concepts files_read files_modified}',
   prompt: '{text}',
   summary: '{text}',
 } as const;
 // Same weights as the 'rank' configured in migrations.ts.
 const BM25 = {
-  observation: 'bm25(observations_fts, 8.0, 3.0, 1.0, 1.5, 3.0, 3.0, 0.0)',
+  observation: 'bm25(observations_fts, 8.0, 3.0, 1.0, 1.5, 3.0, 3.0, 3.0, 0.0)',
   prompt: 'bm25(prompts_fts, 1.0, 0.0)',
   summary: 'bm25(summaries_fts, 1.0, 0.0)',
 } as const;
@@ -139,7 +139,10 @@ export class Searcher {
     if (f.since) (timeWhere.push(`${t}.created_at >= ?`), timeParams.push(f.since));
     if (f.until) (timeWhere.push(`${t}.created_at <= ?`), timeParams.push(f.until));
 
-    if (!match && !(kind === 'observation' && f.file)) return this.recent(kind, f, timeWhere, timeParams, want);
+    // Without words, project and time filters have indexes of their own; host, type and file
+    // filters are found through the tags.
+    const onlyIndexed = !f.host && !(kind === 'observation' && (f.type || f.file));
+    if (!match && onlyIndexed) return this.recent(kind, f, timeWhere, timeParams, want);
 
     const expr = [
       ...(match ? [match] : []),
@@ -149,11 +152,12 @@ export class Searcher {
     const timeSql = timeWhere.map((w) => ` AND ${w}`).join('');
 
     if (!match) {
-      // A file filter without words: newest first, by insertion order.
+      // Filters only: the newest rows by insertion order (rowid), a close match for time order.
       const rows = this.stmts
-        .get(`SELECT ${fts}.rowid AS id FROM ${from} WHERE ${fts} MATCH ?${timeSql} ORDER BY ${fts}.rowid DESC LIMIT ?`)
-        .all(expr, ...timeParams, want) as { id: number }[];
-      return rows.map((r) => ({ kind, id: r.id, score: 0, createdAt: '' }));
+        .get(`SELECT ${fts}.rowid AS id, ${t}.created_at AS createdAt FROM ${fts} JOIN ${table} ${t} ON ${t}.id = ${fts}.rowid
+          WHERE ${fts} MATCH ?${timeSql}${kind === 'prompt' ? ' AND p.private = 0' : ''} ORDER BY ${fts}.rowid DESC LIMIT ?`)
+        .all(expr, ...timeParams, want) as { id: number; createdAt: string }[];
+      return rows.map((r) => ({ kind, id: r.id, score: 0, createdAt: r.createdAt }));
     }
 
     // BM25 needs every match scored; on very common words, score only the newest RANK_WINDOW.
@@ -173,15 +177,13 @@ export class Searcher {
     return rows.map((r) => ({ kind, id: r.id, score: r.score, createdAt: '' }));
   }
 
-  /** No words: the newest rows through the (column, created_at) indexes. */
+  /** No words, no tag filters: the newest rows through the (project, created_at) and (created_at) indexes. */
   private recent(kind: Kind, f: Filters, timeWhere: string[], timeParams: string[], want: number): Candidate[] {
     const { table, alias: t } = TABLES[kind];
     const where: string[] = [];
     const params: unknown[] = [];
     if (kind === 'prompt') where.push('p.private = 0');
     if (f.project) (where.push(`${t}.project = ?`), params.push(f.project));
-    if (f.host) (where.push(`${t}.host = ?`), params.push(f.host));
-    if (kind === 'observation' && f.type) (where.push('o.type = ?'), params.push(f.type));
     where.push(...timeWhere);
     params.push(...timeParams);
     const sql = `SELECT ${t}.id AS id, ${t}.created_at AS createdAt FROM ${table} ${t}

@@ -6,18 +6,19 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CaptureEvent } from '../../shared/capture-event.js';
-import { HOST_IDS, type HostId } from '../../shared/hosts.js';
+import type { HostId } from '../../shared/hosts.js';
 import { sanitizeEvent, sanitizeValue } from '../../shared/privacy.js';
 import { observe, summarize } from '../observer/index.js';
 import { projectFor } from '../project.js';
 import { buildContext } from './context.js';
-import { openError, StoreError } from './errors.js';
+import { isBusyError, openError, StoreError } from './errors.js';
 import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
 import { currentVersion, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   OBSERVATION_COLUMNS, PROMPT_COLUMNS, toObservation, toPrompt, toSession,
   type ObservationDbRow, type PromptDbRow, type SessionDbRow,
 } from './rows.js';
+import { FtsIndexer } from './fts-index.js';
 import { Searcher } from './search.js';
 import { StatementCache } from './statements.js';
 import { Timeline } from './timeline.js';
@@ -37,6 +38,11 @@ export interface OpenStoreOptions extends Partial<IngestDeps> {
 }
 
 const MAX_DEAD_LETTER_BYTES = 64 * 1024;
+const WAL_AUTOCHECKPOINT_PAGES = 8000;
+// Search indexing is batched (fts-index.ts): at once when this many rows wait, else shortly after.
+const INDEX_BATCH_ROWS = 256;
+const INDEX_DELAY_MS = 100;
+const QUIET_BUSY_MS = 200;
 const MAX_IDS = 500;
 
 /** Cuts a string to at most `maxBytes` of UTF-8 without splitting a character. */
@@ -44,6 +50,19 @@ function boundBytes(s: string, maxBytes: number): string {
   if (Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
   const cut = Buffer.from(s, 'utf8').subarray(0, maxBytes).toString('utf8');
   return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
+}
+
+/**
+ * Indexes rows a previous process wrote but did not index (it crashed, or was killed). Best effort:
+ * if another process holds the write lock, that one or the next write does it.
+ */
+function indexSafely(db: Database.Database, indexer: FtsIndexer): void {
+  if (indexer.pending() === 0) return;
+  try {
+    db.transaction(() => indexer.flush()).immediate();
+  } catch (err) {
+    if (!isBusyError(err)) throw err;
+  }
 }
 
 function idList(ids: readonly number[]): number[] {
@@ -59,6 +78,11 @@ export class SqliteStore implements MemoryStore {
   private ingestTxn?: Database.Transaction<(evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => IngestResult>;
   private readonly searcher: Searcher;
   private readonly timelineReader: Timeline;
+  private readonly indexer: FtsIndexer | null;
+  private indexTimer: NodeJS.Timeout | null = null;
+  private written = 0; // events stored since the last index flush (an estimate: cheap to keep)
+  /** Newest capture time per host not yet written to host_activity (written with the index). */
+  private readonly activity = new Map<HostId, string>();
   private closed = false;
 
   constructor(dbPath: string, opts: OpenStoreOptions = {}) {
@@ -72,6 +96,7 @@ export class SqliteStore implements MemoryStore {
     };
     const readonly = opts.readonly === true;
     let db: Database.Database | undefined;
+    let indexer: FtsIndexer | null = null;
     try {
       const created = !readonly && !existsSync(dbPath);
       if (created) mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
@@ -81,6 +106,10 @@ export class SqliteStore implements MemoryStore {
         const mode = db.pragma('journal_mode = WAL', { simple: true });
         if (String(mode).toLowerCase() !== 'wal') throw new StoreError('store_busy', `Cannot switch ${dbPath} to WAL mode (got ${String(mode)}).`, dbPath);
         db.pragma('synchronous = NORMAL');
+        // Checkpoint (and fsync) every ~32 MB of WAL instead of every 4 MB: small commits are the
+        // common case, and each checkpoint otherwise costs more than the commits in between.
+        db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+        db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
       }
       db.pragma('foreign_keys = ON');
       db.pragma('temp_store = MEMORY');
@@ -89,11 +118,16 @@ export class SqliteStore implements MemoryStore {
       db.prepare('SELECT count(*) FROM sqlite_master').get();
       if (readonly) {
         const v = currentVersion(db);
-        if (v !== SCHEMA_VERSION) {
+        if (v > SCHEMA_VERSION) {
+          throw new StoreError('store_newer_schema', `The database ${dbPath} has schema version ${v}, newer than this claude-mem (${SCHEMA_VERSION}).`, dbPath);
+        }
+        if (v < SCHEMA_VERSION) {
           throw new StoreError('store_open_failed', `The database ${dbPath} has schema version ${v}, expected ${SCHEMA_VERSION}; start the worker to migrate it.`, dbPath);
         }
       } else {
         migrate(db);
+        indexer = new FtsIndexer(db);
+        indexSafely(db, indexer);
       }
     } catch (err) {
       try {
@@ -104,6 +138,7 @@ export class SqliteStore implements MemoryStore {
       throw openError(err, dbPath);
     }
     this.db = db;
+    this.indexer = indexer;
     this.stmts = new StatementCache(db);
     this.searcher = new Searcher(this.stmts);
     this.timelineReader = new Timeline(this.stmts);
@@ -132,14 +167,90 @@ export class SqliteStore implements MemoryStore {
     this.ingestTxn ??= this.db.transaction((evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => {
       const result = this.ingestion.ingest(evs, isolated);
       if (cp) this.writeCheckpoint(cp);
+      // A big batch is indexed in its own transaction; small writes wait for the timer.
+      this.written += result.stored;
+      if (this.indexer && this.written >= INDEX_BATCH_ROWS && this.indexer.pending() >= INDEX_BATCH_ROWS) {
+        this.indexer.flush();
+        this.written = 0;
+      }
       return result;
     });
+    let result: IngestResult;
     try {
-      return this.ingestTxn.immediate(events, checkpoint, false);
+      result = this.ingestTxn.immediate(events, checkpoint, false);
     } catch (err) {
       if (!(err instanceof EventFailure)) throw err;
-      return this.ingestTxn.immediate(events, checkpoint, true);
+      result = this.ingestTxn.immediate(events, checkpoint, true);
     }
+    for (const [host, at] of this.ingestion.activity) {
+      if (at > (this.activity.get(host) ?? '')) this.activity.set(host, at);
+    }
+    this.scheduleIndexing();
+    return result;
+  }
+
+  /**
+   * Does the deferred work now: indexes every row waiting for search and records the hosts'
+   * latest activity. Returns how many rows were indexed.
+   */
+  flushSearchIndex(): number {
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = null;
+    const indexer = this.indexer;
+    if (!indexer || this.closed) return 0;
+    const activity = [...this.activity];
+    if (!activity.length && indexer.pending() === 0) return 0;
+    const rows = this.db.transaction(() => {
+      const upsert = this.stmts.get(`INSERT INTO host_activity (host, last_event_at) VALUES (?, ?)
+        ON CONFLICT (host) DO UPDATE SET last_event_at = max(last_event_at, excluded.last_event_at)`);
+      for (const [host, at] of activity) upsert.run(host, at);
+      return indexer.flush();
+    }).immediate();
+    this.activity.clear();
+    this.written = 0;
+    return rows;
+  }
+
+  /** Rebuilds the search indexes from the tables (repair). */
+  rebuildSearchIndex(): void {
+    this.db.transaction(() => {
+      for (const fts of ['observations_fts', 'prompts_fts', 'summaries_fts']) {
+        this.db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('rebuild')`).run();
+      }
+      this.db.prepare(`UPDATE fts_state SET upto = (SELECT coalesce(max(id), 0) FROM observations) WHERE name = 'observations'`).run();
+      this.db.prepare(`UPDATE fts_state SET upto = (SELECT coalesce(max(id), 0) FROM prompts) WHERE name = 'prompts'`).run();
+    }).immediate();
+  }
+
+  /**
+   * Indexing on the side of a search or a timer: waits only briefly for another writer, and
+   * leaves the rows for the next try rather than fail the caller.
+   */
+  private indexQuietly(): void {
+    if (!this.indexer || this.closed) return;
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma(`busy_timeout = ${Math.min(timeout, QUIET_BUSY_MS)}`);
+    try {
+      this.flushSearchIndex();
+    } catch (err) {
+      if (!isBusyError(err)) throw err;
+      this.scheduleIndexing();
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
+  private scheduleIndexing(): void {
+    if (this.indexTimer || !this.indexer || this.closed) return;
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = null;
+      try {
+        this.indexQuietly();
+      } catch {
+        // Closing, or a disk error the next write will report: the rows are indexed later.
+      }
+    }, INDEX_DELAY_MS);
+    this.indexTimer.unref();
   }
 
   private writeCheckpoint(cp: TranscriptCheckpoint): void {
@@ -194,6 +305,7 @@ export class SqliteStore implements MemoryStore {
   }
 
   search(query: SearchQuery): SearchHit[] {
+    this.indexQuietly();
     return this.searcher.search(query);
   }
 
@@ -237,6 +349,7 @@ export class SqliteStore implements MemoryStore {
     const project = input.project || existing?.project || (input.cwd ? this.deps.projectFor(input.cwd) : '');
     if (!project) throw new StoreError('invalid_input', 'project or cwd is required to save a memory');
     const id = this.db.transaction(() => this.ingestion.saveMemory(input, project)).immediate();
+    this.scheduleIndexing();
     return this.getObservations([id])[0];
   }
 
@@ -263,15 +376,16 @@ export class SqliteStore implements MemoryStore {
         for (const s of sessions) {
           if (s.probe) {
             // Everything in the session came from probes: the cascade removes what they derived.
-            removed += (this.stmts.get('SELECT count(*) AS n FROM events WHERE session_id = ?').get(s.id) as { n: number }).n;
+            removed += this.stmts.get('DELETE FROM events WHERE session_id = ? AND probe = 1').run(s.id).changes;
             this.stmts.get('DELETE FROM sessions WHERE id = ?').run(s.id);
             continue;
           }
-          const probeEvents = `SELECT id FROM events WHERE session_id = ? AND probe = 1`;
-          this.stmts.get(`DELETE FROM observations WHERE event_id IN (${probeEvents})`).run(s.id);
-          this.stmts.get(`DELETE FROM prompts WHERE event_id IN (${probeEvents})`).run(s.id);
+          const probeEvents = `SELECT id FROM events WHERE session_id = @sid AND probe = 1`;
+          this.stmts.get(`DELETE FROM observations WHERE session_id = @sid AND event_id IN (${probeEvents})`).run({ sid: s.id });
+          this.stmts.get(`DELETE FROM prompts WHERE session_id = @sid AND event_id IN (${probeEvents})`).run({ sid: s.id });
           removed += this.stmts.get('DELETE FROM events WHERE session_id = ? AND probe = 1').run(s.id).changes;
         }
+        this.indexer?.afterDelete();
         return removed;
       })
       .immediate();
@@ -280,11 +394,10 @@ export class SqliteStore implements MemoryStore {
   stats(): StoreStats {
     const count = (table: string): number => (this.stmts.get(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     const lastEventAtByHost: Partial<Record<HostId, string>> = {};
-    // One indexed MAX per host (host, probe, at) instead of a scan of all events.
-    const last = this.stmts.get('SELECT max(at) AS at FROM events WHERE host = ? AND probe = 0');
-    for (const h of HOST_IDS) {
-      const r = last.get(h) as { at: string | null };
-      if (r.at) lastEventAtByHost[h] = r.at;
+    const rows = this.stmts.get('SELECT host, last_event_at AS at FROM host_activity').all() as { host: HostId; at: string }[];
+    for (const r of rows) lastEventAtByHost[r.host] = r.at;
+    for (const [host, at] of this.activity) {
+      if (at > (lastEventAtByHost[host] ?? '')) lastEventAtByHost[host] = at;
     }
     return {
       sessions: count('sessions'),
@@ -310,6 +423,11 @@ export class SqliteStore implements MemoryStore {
 
   close(): void {
     if (this.closed) return;
+    try {
+      this.flushSearchIndex();
+    } catch {
+      // Indexed at the next open instead.
+    }
     this.closed = true;
     this.db.close();
   }

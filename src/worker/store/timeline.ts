@@ -102,6 +102,8 @@ export class Timeline {
     const where: string[] = [`${src.time} IS NOT NULL`];
     const params: unknown[] = [];
     if (kind === 'prompt') where.push('p.private = 0');
+    // The synthetic sessions holding saved memories have no start or end worth showing.
+    if (kind === 'session_start' || kind === 'session_end') where.push(`s.host_session_id NOT LIKE 'manual:%'`);
     if (scope && 'sessionIds' in scope) {
       where.push(`${src.session} IN (SELECT value FROM json_each(?))`);
       params.push(JSON.stringify(scope.sessionIds));

@@ -50,7 +50,7 @@ export interface TranscriptWatcher {
   whenIdle(timeoutMs?: number): Promise<boolean>;
 }
 
-const DEFAULTS = { pollIntervalMs: 500, discoveryIntervalMs: 2000, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
+const DEFAULTS = { pollIntervalMs: 500, discoveryIntervalMs: 3000, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
 /** After this many failures in a row a file is read one line per transaction to find a poison line. */
 const ISOLATE_AFTER = 5;
 const MAX_BACKOFF_MS = 30_000;

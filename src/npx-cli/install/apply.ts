@@ -1,0 +1,138 @@
+/**
+ * Applying an install plan: the data directory (0700, settings, port, token), the engine's writes
+ * (backups, manifest), the per-host metadata, Codex hook trust (with consent), the worker.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import type { HostId } from '../../shared/hosts.js';
+import type { DataPaths } from '../../shared/paths.js';
+import { VERSION } from '../../shared/version.js';
+import { applyPlan, type EngineError } from '../engine/index.js';
+import { TRUST_FIX, trustCodexHooks } from './codex-trust.js';
+import { writeHostMeta, type MetaInput } from './meta.js';
+import { filesOf, type InstallPlan } from './plan.js';
+import { buildResults } from './results.js';
+import { recordTrust } from './trust-manifest.js';
+import type { CodexTrust, HostResult } from './types.js';
+
+export type ProgressLevel = 'info' | 'ok' | 'warn' | 'error';
+export type Progress = (message: string, level: ProgressLevel) => void;
+
+export interface ApplyInstallOptions {
+  trustCodex: boolean;
+  start: boolean;
+  env: NodeJS.ProcessEnv;
+  waitMs?: number;
+  onProgress?: Progress;
+}
+
+export interface WorkerOutcome {
+  ok: boolean;
+  state: 'started' | 'running' | 'failed' | 'not-started';
+  detail: string;
+  pid?: number;
+  port?: number;
+}
+
+export interface InstallOutcome {
+  results: HostResult[];
+  dataDir: string;
+  created: string[];
+  port?: number;
+  backups: string[];
+  worker: WorkerOutcome;
+  ok: boolean;
+}
+
+/** Thrown by the test-only crash switch: the command exits at once, as a killed process would. */
+export class SimulatedCrash extends Error {}
+
+/** CLAUDE_MEM_TEST_CRASH_AFTER_WRITES=N stops after N file writes; honoured only inside the test harness. */
+function crashSwitch(env: NodeJS.ProcessEnv): ((path: string, index: number) => void) | undefined {
+  const n = Number(env.CLAUDE_MEM_TEST_CRASH_AFTER_WRITES);
+  if (!env.CLAUDE_MEM_TEST_ROOT || !Number.isInteger(n) || n < 0 || env.CLAUDE_MEM_TEST_CRASH_AFTER_WRITES === undefined) return undefined;
+  return (_path, index) => {
+    if (index >= n) throw new SimulatedCrash(`simulated crash after ${n} file write(s)`);
+  };
+}
+
+async function prepareDataDir(paths: DataPaths): Promise<{ created: string[]; port: number }> {
+  // Loaded here: settings validation (zod) is not needed by --help or --dry-run.
+  const { ensurePort, ensureSettingsFile } = await import('../../worker/settings.js');
+  const { ensureToken } = await import('../../worker/lifecycle/token.js');
+  const created: string[] = [];
+  if (!existsSync(paths.root)) created.push(paths.root);
+  for (const dir of [paths.root, paths.logs, paths.spool]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (ensureSettingsFile(paths)) created.push(paths.settings);
+  const port = await ensurePort(paths);
+  if (ensureToken(paths).created) created.push(paths.token);
+  return { created, port };
+}
+
+async function startWorkerFor(paths: DataPaths, waitMs: number): Promise<WorkerOutcome> {
+  const { startWorker } = await import('../../worker/lifecycle/control.js');
+  const { workerStatus } = await import('../../worker/lifecycle/status.js');
+  const before = await workerStatus(paths);
+  if (before.state === 'running') {
+    return { ok: true, state: 'running', detail: 'already running', pid: before.worker?.pid, port: before.worker?.port };
+  }
+  const { ensure } = await startWorker(paths, waitMs);
+  if (ensure.ok) return { ok: true, state: 'started', detail: 'started', pid: ensure.info.pid, port: ensure.port };
+  const reason = ensure.state === 'starting' ? `not healthy within ${waitMs} ms (${ensure.reason})` : ensure.reason;
+  return { ok: false, state: 'failed', detail: `${reason}; see ${paths.logs}/worker.log` };
+}
+
+async function trustCodex(plan: InstallPlan, r: HostResult, opts: ApplyInstallOptions): Promise<void> {
+  if (!opts.trustCodex) {
+    r.trust = { state: 'not-asked', detail: 'not trusted: no consent was given (--yes or the interactive confirm)', fix: TRUST_FIX, hooks: [] };
+  } else {
+    opts.onProgress?.('Trusting the claude-mem hooks through codex app-server…', 'info');
+    const files = filesOf(plan, 'codex').map((f) => f.path);
+    const { trust, written } = await trustCodexHooks(opts.env, files);
+    r.trust = trust;
+    if (written) {
+      await recordTrust(written, { manifestPath: plan.prepared.paths.manifest, backupsDir: plan.prepared.paths.backups }).catch((e: Error) => {
+        r.warnings.push(`the trust entries Codex wrote were not recorded for uninstall: ${e.message}`);
+      });
+    }
+  }
+  const t: CodexTrust = r.trust;
+  if (t.state === 'trusted') {
+    r.nextSteps = r.nextSteps.filter((s) => !/trust/i.test(s));
+    r.captureDetail.push('hooks trusted in Codex (as /hooks does)');
+  } else {
+    r.warnings.push(`Codex capture is OFF until the hooks are trusted: ${t.detail}`);
+  }
+}
+
+export async function applyInstall(plan: InstallPlan, opts: ApplyInstallOptions): Promise<InstallOutcome> {
+  const { paths } = plan.prepared;
+  const progress = opts.onProgress ?? (() => {});
+  const { created, port } = await prepareDataDir(paths);
+  const summary = await applyPlan(plan.files, { manifestPath: paths.manifest, backupsDir: paths.backups, beforeWrite: crashSwitch(opts.env) });
+  const writeFailures = new Map<string, EngineError>();
+  for (const f of summary.failed) for (const h of f.hosts) if (!writeFailures.has(h)) writeFailures.set(h, f.error);
+
+  const results = buildResults(plan, { dryRun: false, writeFailures });
+  const meta = new Map<string, MetaInput>();
+  for (const r of results) {
+    if (!r.selected) continue;
+    progress(`${r.label}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`, r.status === 'ok' ? 'ok' : r.status === 'failed' ? 'error' : 'warn');
+    const h = plan.hosts.get(r.id as HostId)!;
+    if (r.status === 'ok' && h.decision) {
+      meta.set(r.id, { label: r.label, decision: h.decision, version: h.detected.detection.version, claudeMemVersion: VERSION });
+    }
+  }
+  if (meta.size > 0) writeHostMeta(paths.manifest, meta);
+
+  const codex = results.find((r) => r.id === 'codex' && r.status === 'ok' && r.capture === 'hooks');
+  if (codex) await trustCodex(plan, codex, opts);
+
+  let worker: WorkerOutcome = { ok: true, state: 'not-started', detail: 'not started (--no-start); run `claude-mem start` when ready' };
+  if (opts.start) {
+    progress('Starting the worker…', 'info');
+    worker = await startWorkerFor(paths, opts.waitMs ?? 15_000);
+    progress(worker.ok ? `Worker ${worker.state} (pid ${worker.pid}, port ${worker.port})` : `Worker failed: ${worker.detail}`, worker.ok ? 'ok' : 'error');
+  }
+  const ok = worker.ok && results.every((r) => !r.selected || r.status !== 'failed');
+  return { results, dataDir: paths.root, created, port, backups: summary.backups, worker, ok };
+}

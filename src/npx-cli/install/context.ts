@@ -1,0 +1,51 @@
+/** Where claude-mem is installed (generated host configs name these absolute paths) and the install context per host. */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HostId } from '../../shared/hosts.js';
+import { dataDir, homeDir, type Env } from '../../shared/paths.js';
+import type { Detection, InstallContext } from '../hosts/types.js';
+
+/** The folder holding claude-mem's package.json: found from this file, in dist/ (bundled) or src/ (tests). */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'claude-mem') return realpathSync(dir);
+      } catch {
+        // Not ours; keep looking upwards.
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error('cannot find the claude-mem package root');
+    dir = up;
+  }
+}
+
+export interface BaseContext {
+  env: Env;
+  home: string;
+  dataDir: string;
+  nodePath: string;
+  entryPath: string;
+  packageRoot: string;
+}
+
+export function baseContext(env: Env): BaseContext {
+  const root = packageRoot();
+  return {
+    env,
+    home: homeDir(env),
+    dataDir: dataDir(env),
+    // Real paths: an nvm/npx symlink may vanish, the file it points to is what runs.
+    nodePath: realpathSync(process.execPath),
+    entryPath: join(root, 'dist', 'bin.js'),
+    packageRoot: root,
+  };
+}
+
+export function hostContext(base: BaseContext, detection: Detection, selected: readonly HostId[]): InstallContext {
+  return { ...base, detection, selected };
+}

@@ -1,0 +1,147 @@
+/**
+ * The interactive install (a TTY, no --yes, no CI): what was found, which hosts, the plan (with
+ * the diffs on request), confirm, progress, an honest summary. Cancelling any prompt (Esc or
+ * Ctrl-C) changes nothing and exits 130. The prompt functions are injected so tests can drive it.
+ */
+import { HOST_IDS, type HostId } from '../../shared/hosts.js';
+import { VERSION } from '../../shared/version.js';
+import { renderPlan } from '../engine/index.js';
+import { applyInstall } from './apply.js';
+import { describeDetection } from './detect.js';
+import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './plan.js';
+import { captureText } from './planner.js';
+import { detectionTable, hostLines, tildify } from './summary.js';
+
+export const CANCEL_EXIT = 130;
+
+interface Choice<T> {
+  value: T;
+  label: string;
+  hint?: string;
+}
+
+/** The subset of @clack/prompts the flow uses. */
+export interface Prompter {
+  intro(title: string): void;
+  outro(message: string): void;
+  cancel(message: string): void;
+  note(message: string, title?: string): void;
+  isCancel(value: unknown): value is symbol;
+  multiselect<T>(opts: { message: string; options: Choice<T>[]; initialValues: T[]; required: boolean }): Promise<T[] | symbol>;
+  select<T>(opts: { message: string; options: Choice<T>[]; initialValue?: T }): Promise<T | symbol>;
+  spinner(): { start(msg?: string): void; stop(msg?: string): void };
+  log: { info(m: string): void; success(m: string): void; warn(m: string): void; error(m: string): void; message(m: string): void };
+}
+
+export async function clackPrompter(): Promise<Prompter> {
+  const p = await import('@clack/prompts');
+  return {
+    intro: p.intro, outro: p.outro, cancel: p.cancel, note: p.note, isCancel: p.isCancel,
+    multiselect: (o) => p.multiselect(o as Parameters<typeof p.multiselect>[0]) as never,
+    select: (o) => p.select(o as Parameters<typeof p.select>[0]) as never,
+    spinner: () => p.spinner(),
+    log: p.log,
+  };
+}
+
+export interface InteractiveOptions {
+  /** Hosts named with --ide (the host question is skipped). */
+  preselected?: HostId[];
+  start: boolean;
+  codexSubagentTranscripts: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Where "show the diffs" prints (stdout). */
+  write: (text: string) => void;
+}
+
+function planNote(plan: InstallPlan, env: NodeJS.ProcessEnv): string {
+  const lines: string[] = [];
+  for (const id of plan.selected) {
+    const h = plan.hosts.get(id)!;
+    if (h.error) {
+      lines.push(`✗ ${h.label}: will fail — ${h.error.reason}`, ...(h.error.fix ? [`    fix: ${h.error.fix}`] : []));
+      continue;
+    }
+    if (h.decision?.skip) {
+      lines.push(`– ${h.label}: skipped — ${h.decision.skip}`);
+      continue;
+    }
+    const files = filesOf(plan, id);
+    const changing = files.filter((f) => hostChanges(f, id));
+    lines.push(`● ${h.label} (${captureText(h.decision?.capture ?? null)})${changing.length === 0 ? ': already up to date' : ''}`);
+    for (const f of changing) lines.push(`    ${f.existed ? 'modify' : 'create'} ${tildify(f.path, env)}`);
+    if (id === 'codex' && h.decision?.capture === 'hooks') lines.push('    then ask Codex (codex app-server) to trust these hooks, as its /hooks screen does');
+  }
+  return lines.join('\n');
+}
+
+export async function runInteractive(prepared: Prepared, p: Prompter, o: InteractiveOptions): Promise<number> {
+  const cancelled = () => {
+    p.cancel('Cancelled. Nothing was changed.');
+    return CANCEL_EXIT;
+  };
+  p.intro(`claude-mem ${VERSION}`);
+
+  // Plan every host once, only to say how each one would be captured.
+  const overview = await planInstall(prepared, HOST_IDS.filter((id) => prepared.detected.some((d) => d.module.id === id)), { codexSubagentTranscripts: o.codexSubagentTranscripts });
+  const rows = prepared.detected.map((d) => {
+    const h = overview.hosts.get(d.module.id);
+    return { label: d.module.label, found: d.detection.installed, evidence: describeDetection(d, o.env), capture: h?.error ? 'cannot install: see below' : captureText(h?.decision?.capture ?? null) };
+  });
+  const found = detectedIds(prepared);
+  p.note(detectionTable(rows), `${found.length} of ${prepared.detected.length} hosts found on this machine`);
+
+  let selected = o.preselected;
+  if (!selected) {
+    const answer = await p.multiselect<HostId>({
+      message: 'Which hosts should share memory? (space toggles, enter confirms)',
+      options: prepared.detected.map((d) => ({ value: d.module.id, label: d.module.label, hint: d.detection.installed ? describeDetection(d, o.env) : 'not found' })),
+      initialValues: found,
+      required: false,
+    });
+    if (p.isCancel(answer)) return cancelled();
+    selected = answer;
+  }
+  if (selected.length === 0) {
+    p.outro('No host selected. Nothing was changed.');
+    return 0;
+  }
+
+  const plan = await planInstall(prepared, selected, { codexSubagentTranscripts: o.codexSubagentTranscripts });
+  p.note(planNote(plan, o.env), 'The plan');
+  for (;;) {
+    const next = await p.select<'install' | 'diff' | 'cancel'>({
+      message: 'Go ahead?',
+      options: [
+        { value: 'install', label: 'Install' },
+        { value: 'diff', label: 'Show the diffs first' },
+        { value: 'cancel', label: 'Cancel (change nothing)' },
+      ],
+      initialValue: 'install',
+    });
+    if (p.isCancel(next) || next === 'cancel') return cancelled();
+    if (next === 'install') break;
+    o.write(renderPlan(plan.files) || 'No file would change.\n');
+  }
+
+  // One spinner for the step in progress; host results and problems as log lines.
+  const spin = p.spinner();
+  let active: string | undefined;
+  const say = (m: string, level: 'info' | 'ok' | 'warn' | 'error') => {
+    if (active !== undefined) spin.stop(active);
+    active = undefined;
+    if (level === 'info') {
+      spin.start(m);
+      active = m;
+    } else (level === 'ok' ? p.log.success : level === 'warn' ? p.log.warn : p.log.error)(m);
+  };
+  say('Writing configuration…', 'info');
+  const out = await applyInstall(plan, { trustCodex: true, start: o.start, env: o.env, onProgress: say });
+  if (active !== undefined) spin.stop(active);
+  p.note(out.results.filter((r) => r.selected).map((r) => hostLines(r, o.env).join('\n')).join('\n'), 'Summary');
+  if (!out.worker.ok) p.log.error(`Worker: ${out.worker.detail}`);
+  else if (out.worker.state === 'not-started') p.log.info(`Worker ${out.worker.detail}`);
+  const failed = out.results.filter((r) => r.selected && r.status === 'failed');
+  p.outro(failed.length ? `Finished with ${failed.length} failed host(s); the others are installed.` : 'Memory is shared. Run `claude-mem doctor` any time to check.');
+  return out.ok ? 0 : 1;
+}

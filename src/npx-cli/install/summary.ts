@@ -1,0 +1,44 @@
+/** Human rendering of install/uninstall results: one block per host, honest about every failure. */
+import { homeDir, type Env } from '../../shared/paths.js';
+import { style } from '../output.js';
+import { captureText, recallText } from './planner.js';
+import type { HostResult } from './types.js';
+
+export function tildify(p: string, env: Env = process.env): string {
+  const home = homeDir(env);
+  return home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p;
+}
+
+const MARK = { ok: '✓', skipped: '–', failed: '✗' } as const;
+const COLOR = { ok: style.green, skipped: style.yellow, failed: style.red } as const;
+
+/** The lines for one host, for install and uninstall alike. */
+export function hostLines(r: HostResult, env: Env = process.env): string[] {
+  const how = r.capture ? ` capture: ${captureText(r.capture)} · recall: ${recallText(r.recall)}` : '';
+  const tail = r.status === 'ok' ? how : r.reason ? ` ${r.reason}` : '';
+  const head = `${MARK[r.status]} ${r.label.padEnd(18)} ${tail ? r.status.padEnd(7) : r.status}`;
+  const out = [`${COLOR[r.status](head)}${tail}`];
+  const pad = '      ';
+  if (r.status === 'failed' && r.fix) out.push(`${pad}fix: ${r.fix}`);
+  if (r.status === 'skipped' && r.fix && r.selected) out.push(`${pad}${r.fix.startsWith('claude-mem ') ? 'to include it: ' : 'next: '}${r.fix}`);
+  for (const f of r.files) {
+    if (f.action !== 'unchanged') out.push(`${pad}${f.action.padEnd(9)}${tildify(f.path, env)}`);
+    for (const n of f.notes ?? []) out.push(`${pad}  note: ${n}`);
+  }
+  const unchanged = r.files.filter((f) => f.action === 'unchanged').length;
+  if (unchanged) out.push(`${pad}${unchanged} file(s) already up to date`);
+  for (const d of r.captureDetail) out.push(`${pad}· ${d}`);
+  for (const w of r.warnings) out.push(`${pad}${style.yellow(`! ${w}`)}`);
+  if (r.trust?.fix && r.trust.state !== 'trusted') out.push(`${pad}${style.yellow(`  fix: ${r.trust.fix}`)}`);
+  if (r.status === 'ok') for (const s of r.nextSteps) out.push(`${pad}next: ${s}`);
+  // Multi-line texts (a JSON snippet in a next step) stay inside the host's block.
+  return out.flatMap((l) => l.split('\n')).map((l, i) => (i === 0 || l.startsWith(pad) ? l : `${pad}  ${l}`));
+}
+
+/** The detection table of the interactive flow: every host, what was found, how it would be captured. */
+export function detectionTable(rows: ReadonlyArray<{ label: string; found: boolean; evidence: string; capture: string }>): string {
+  const w = Math.max(...rows.map((r) => r.label.length));
+  return rows
+    .map((r) => `${r.found ? style.green('●') : style.dim('○')} ${r.label.padEnd(w)}  ${r.found ? r.evidence : style.dim('not found')}${r.capture ? style.dim(`  → ${r.capture}`) : ''}`)
+    .join('\n');
+}

@@ -1,0 +1,69 @@
+/** Shapes shared by install, uninstall and their renderers (the `--json` documents are built from these). */
+import type { HostId } from '../../shared/hosts.js';
+import type { CaptureWriter, Detection, HostModule, RecallPath } from '../hosts/types.js';
+
+export type HostStatus = 'ok' | 'skipped' | 'failed';
+
+export type FileAction = 'created' | 'modified' | 'unchanged' | 'restored' | 'removed';
+
+export interface FileResult {
+  path: string;
+  action: FileAction;
+  /** The unified diff (dry runs). */
+  diff?: string;
+  /** Why something was left in place (uninstall: the user changed it since). */
+  notes?: string[];
+}
+
+/** How Codex's hooks stand with Codex's own trust store (they run only once trusted). */
+export interface CodexTrust {
+  state: 'trusted' | 'untrusted' | 'partial' | 'missing' | 'unavailable' | 'not-asked';
+  /** Plain-language evidence (what Codex reported, or why we could not ask it). */
+  detail: string;
+  fix?: string;
+  hooks: Array<{ key: string; event: string; trust: string }>;
+}
+
+/** One host's line in the summary and in `--json`. */
+export interface HostResult {
+  id: HostId;
+  label: string;
+  selected: boolean;
+  detected: { installed: boolean; evidence: Detection['evidence']; version?: string; error?: string };
+  capture: CaptureWriter | null;
+  /** How the capture writer works for this host, in words (e.g. who else runs its hooks). */
+  captureDetail: string[];
+  recall: RecallPath | null;
+  status: HostStatus;
+  reason?: string;
+  fix?: string;
+  files: FileResult[];
+  nextSteps: string[];
+  notes: string[];
+  warnings: string[];
+  trust?: CodexTrust;
+}
+
+/** What the planner decided for one selected host. */
+export interface WriterDecision {
+  capture: CaptureWriter;
+  recall: RecallPath;
+  /** Sentences for the summary: overlaps and how they are resolved. */
+  detail: string[];
+  /** Overlaps recorded in the manifest (`{ with, resolution }`). */
+  overlaps: Array<{ with: string; resolution: string }>;
+  /** When set, the host is not installed: nothing of its own would capture. */
+  skip?: string;
+}
+
+export interface InstallOptions {
+  hosts: HostId[];
+  dryRun: boolean;
+  start: boolean;
+  /** Consent to trust our Codex hooks through Codex's app-server. */
+  trustCodex: boolean;
+  codexSubagentTranscripts: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Host modules (tests inject their own). */
+  modules?: readonly HostModule[];
+}

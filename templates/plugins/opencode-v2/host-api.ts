@@ -1,0 +1,81 @@
+/**
+ * The part of OpenCode's V2 plugin context (`@opencode/plugin`, `Plugin.define({ id, setup(ctx) })`)
+ * this plugin uses, typed structurally: nothing is imported from the host, so the bundle loads
+ * from any folder. Shapes as the V2 docs and the plugin package's Promise API describe them
+ * (opencode.ai/v2/docs/build/plugins, packages/plugin/src/promise/{tool,session,event}.ts).
+ */
+
+export interface Registration {
+  dispose?: () => Promise<void>;
+}
+
+export type HookFn<E> = (event: E) => Promise<void> | void;
+
+/** `ctx.tool.hook("execute.before" | "execute.after", fn)`. */
+export interface ToolCallEvent {
+  tool: string;
+  sessionID: string;
+  agent?: string;
+  messageID?: string;
+  /** The call id. */
+  id: string;
+  input: unknown;
+  status?: 'completed' | 'error';
+  result?: { content?: string | ReadonlyArray<{ type: string; text?: string }>; output?: unknown; metadata?: Record<string, unknown> };
+  error?: { message?: string } | unknown;
+}
+
+/** `ctx.tool.transform(editor => editor.add(tool))`: input may be plain JSON Schema. */
+export interface ToolInfoLike {
+  name: string;
+  description: string;
+  input: Record<string, unknown>;
+  execute(input: unknown, context: { sessionID?: string; agent?: string; signal?: AbortSignal }): Promise<{ content?: string; metadata?: Record<string, unknown> }>;
+}
+
+export interface ToolEditorLike {
+  add(tool: ToolInfoLike): void;
+}
+
+/** `ctx.session.hook("prompt")`: the user's input at admission, with OpenCode's message id. */
+export interface SessionPromptEvent {
+  sessionID: string;
+  messageID?: string;
+  prompt?: { text?: string };
+}
+
+/** `ctx.session.hook("context")`: one model request of the agent loop; `system` is mutable. */
+export interface SessionContextEvent {
+  sessionID: string;
+  agent?: string;
+  model?: { id?: string; providerID?: string };
+  system: Array<{ type: 'text'; text: string } | { type: string; text?: string }>;
+}
+
+/** `ctx.session.hook("compaction")`. */
+export interface SessionCompactionEvent {
+  sessionID: string;
+}
+
+/** One event of `ctx.event.subscribe()`: `{ id, type, data, location? }`. */
+export interface BusEvent {
+  type: string;
+  data?: Record<string, any>;
+  properties?: Record<string, any>;
+  location?: { directory?: string };
+}
+
+export interface PluginContextLike {
+  location?: { directory?: string; project?: { id?: string } };
+  options?: Record<string, unknown>;
+  tool?: {
+    hook?(name: 'execute.before' | 'execute.after', fn: HookFn<ToolCallEvent>): Promise<Registration>;
+    transform?(fn: (editor: ToolEditorLike) => void): Promise<Registration>;
+  };
+  session?: {
+    hook?(name: 'prompt' | 'context' | 'compaction', fn: HookFn<any>): Promise<Registration>;
+  };
+  event?: {
+    subscribe?(opts?: { signal?: AbortSignal }): AsyncIterable<BusEvent>;
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * `claude-mem install --yes --ide claude-code codex` against the real Claude Code and Codex CLIs
+ * (pinned versions from ../shared/fixtures/hosts/*, installed from the npm registry into a cache
+ * outside the repository), offline, in a temporary HOME:
+ *  - `claude mcp list` shows (and connects to) the claude-mem MCP server;
+ *  - Codex, run against a scripted Responses API on 127.0.0.1, runs our hooks because install
+ *    trusted them through `codex app-server`, and their events land in the database;
+ *  - uninstall puts config.toml back byte for byte (trust entries included).
+ * Skipped, loudly and counted, only when the registry is unreachable.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codexTrustStatus } from '../../src/npx-cli/install/codex-trust.js';
+import { DIST_BIN, tempDir } from '../helpers/temp.js';
+import { cleanupWorker, ensureBuilt, queryDb, waitFor } from '../hook-runtime/helpers.js';
+import { startFakeResponses, type FakeResponses } from './support/fake-responses.js';
+import { ensureHostPackage, warnSkip, type HostInstall } from './support/host-cache.js';
+
+const CLAUDE_CODE = { id: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' };
+const CODEX = { id: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex' };
+
+interface World {
+  home: string;
+  project: string;
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  codexConfig: string;
+}
+
+function run(bin: string, args: string[], w: World, timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: w.project, env: w.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** HOME, project and environment as in the fixture READMEs, with both hosts' binaries on PATH. */
+function makeWorld(fake: FakeResponses, claude: string, codex: string): World {
+  const home = tempDir('real-hosts');
+  const project = join(home, 'projects', 'demo');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'README.md'), '# demo\n');
+  const git = { ...process.env, HOME: home, GIT_AUTHOR_NAME: 'dev', GIT_AUTHOR_EMAIL: 'dev@example.invalid', GIT_COMMITTER_NAME: 'dev', GIT_COMMITTER_EMAIL: 'dev@example.invalid' };
+  for (const args of [['init', '-q'], ['add', '.'], ['commit', '-qm', 'init']]) execFileSync('git', args, { cwd: project, env: git });
+
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark' }));
+  const codexConfig = join(home, '.codex', 'config.toml');
+  mkdirSync(dirname(codexConfig), { recursive: true });
+  writeFileSync(codexConfig, `# written by the test, like the fixture's
+model = "mock-model"
+model_provider = "local"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+
+[model_providers.local]
+name = "local mock"
+base_url = "${fake.baseUrl}"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects."${project}"]
+trust_level = "trusted"
+`);
+  const env: NodeJS.ProcessEnv = {
+    HOME: home, USER: 'dev', LOGNAME: 'dev', SHELL: '/bin/bash', TERM: 'dumb', LANG: 'C.UTF-8',
+    PATH: [dirname(claude), dirname(codex), dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+    NO_UPDATE_NOTIFIER: '1', NO_COLOR: '1', CI: '1',
+    XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'), XDG_CACHE_HOME: join(home, '.cache'),
+    CLAUDE_MEM_DATA_DIR: join(home, '.claude-mem'), MOCK_API_KEY: 'sk-test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+  };
+  return { home, project, dataDir: join(home, '.claude-mem'), env, codexConfig };
+}
+
+describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${CODEX.version}`, () => {
+  let claude: HostInstall = { ok: false, reason: 'not installed yet' };
+  let codex: HostInstall = { ok: false, reason: 'not installed yet' };
+  let fake: FakeResponses | undefined;
+  let world: World | undefined;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    [claude, codex] = await Promise.all([ensureHostPackage(CLAUDE_CODE), ensureHostPackage(CODEX)]);
+    if (!claude.ok) warnSkip(`install into Claude Code ${CLAUDE_CODE.version}`, claude.reason);
+    if (!codex.ok) warnSkip(`install into Codex ${CODEX.version}`, codex.reason);
+  }, 20 * 60_000);
+
+  afterAll(async () => {
+    if (world) await cleanupWorker(world.env, world.dataDir);
+    await fake?.close();
+  });
+
+  it('installs both; claude mcp list shows the server; Codex runs our trusted hooks and the events are stored; uninstall restores config.toml', async (ctx) => {
+    if (!claude.ok || !codex.ok) return ctx.skip();
+    fake = await startFakeResponses();
+    const w = (world = makeWorld(fake, claude.binPath, codex.binPath));
+    const originalConfig = readFileSync(w.codexConfig, 'utf8');
+
+    const inst = await run(process.execPath, [DIST_BIN, 'install', '--yes', '--ide', 'claude-code', 'codex', '--json'], w);
+    expect(inst.code, inst.stderr + inst.stdout).toBe(0);
+    const doc = JSON.parse(inst.stdout) as { hosts: Array<{ id: string; status: string; trust?: { state: string; hooks: unknown[] }; warnings: string[] }>; worker: { ok: boolean } };
+    const cx = doc.hosts.find((h) => h.id === 'codex')!;
+    expect(cx.status).toBe('ok');
+    expect(cx.trust?.state, JSON.stringify(cx)).toBe('trusted');
+    expect(cx.warnings).toEqual([]);
+    expect(doc.worker.ok).toBe(true);
+    expect(readFileSync(w.codexConfig, 'utf8')).toMatch(/\[hooks\.state\."[^"]+hooks\.json:session_start:0:0"\]\ntrusted_hash = "sha256:[0-9a-f]{64}"/);
+    expect((await codexTrustStatus({ env: w.env, dataDir: w.dataDir })).state).toBe('trusted');
+
+    // Claude Code sees (and reaches) the MCP server we registered.
+    const mcp = await run(claude.binPath, ['mcp', 'list'], w, 120_000);
+    expect(mcp.code, mcp.stderr).toBe(0);
+    expect(mcp.stdout).toMatch(/claude-mem:.*Connected/);
+
+    // Codex: one prompt, one shell call; our hooks fire without --dangerously-bypass-hook-trust.
+    const ex = await run(codex.binPath, ['exec', '--json', '--skip-git-repo-check', 'say hello using the shell'], w);
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(ex.stdout).toContain('All done.');
+    const threadId = /"thread_id":"([^"]+)"/.exec(ex.stdout)?.[1];
+    expect(threadId).toBeTruthy();
+    const kinds = await waitFor(() => {
+      try {
+        const rows = queryDb(w.dataDir, (db) => db.prepare(
+          "SELECT e.kind AS kind, count(*) AS n FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.host = 'codex' AND s.host_session_id = ? GROUP BY e.kind",
+        ).all(threadId) as Array<{ kind: string; n: number }>);
+        const k = Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+        return k.prompt && k.tool_result ? k : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 30_000);
+    expect(kinds).toMatchObject({ session_start: 1, prompt: 1, tool_result: 1 });
+
+    const un = await run(process.execPath, [DIST_BIN, 'uninstall', '--yes', '--json'], w);
+    expect(un.code, un.stderr).toBe(0);
+    expect(readFileSync(w.codexConfig, 'utf8')).toBe(originalConfig);
+    expect(existsSync(join(w.home, '.codex', 'hooks.json'))).toBe(false);
+    expect(readFileSync(join(w.home, '.claude.json'), 'utf8')).not.toContain('claude-mem');
+  }, 10 * 60_000);
+});

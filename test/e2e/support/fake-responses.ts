@@ -1,0 +1,96 @@
+/**
+ * A scripted OpenAI Responses API on 127.0.0.1 for driving the real Codex CLI offline (the way
+ * ../shared/fixtures/hosts/codex was captured). It streams Server-Sent Events and records every
+ * request. The script: a request whose input has no function_call_output yet gets one shell call
+ * (`exec_command` with `echo hello-from-mock`); once the output came back, it answers "All done.".
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+
+export interface RecordedResponsesRequest {
+  method: string;
+  url: string;
+  body: unknown;
+  text: string;
+}
+
+export interface FakeResponses {
+  /** Base URL for `model_providers.<name>.base_url` (ends in /v1). */
+  baseUrl: string;
+  requests: RecordedResponsesRequest[];
+  command: string;
+  useTool: boolean;
+  close(): Promise<void>;
+}
+
+const rid = (p: string) => `${p}_${randomBytes(8).toString('hex')}`;
+
+function sse(res: ServerResponse, data: { type: string } & Record<string, unknown>): void {
+  res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function hasToolOutput(body: { input?: Array<{ type?: string }> }): boolean {
+  return (body.input ?? []).some((i) => i?.type === 'function_call_output');
+}
+
+function offersTool(body: { tools?: Array<{ name?: string; type?: string }> }, name: string): boolean {
+  return (body.tools ?? []).some((t) => t?.name === name);
+}
+
+function stream(res: ServerResponse, item: Record<string, unknown>): void {
+  const id = rid('resp');
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  sse(res, { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } });
+  sse(res, { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress' } });
+  sse(res, { type: 'response.output_item.done', output_index: 0, item });
+  sse(res, {
+    type: 'response.completed',
+    response: {
+      id, object: 'response', status: 'completed', output: [item],
+      usage: { input_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 30 },
+    },
+  });
+  res.end();
+}
+
+export async function startFakeResponses(): Promise<FakeResponses> {
+  const fake: FakeResponses = { baseUrl: '', requests: [], command: 'echo hello-from-mock', useTool: true, close: async () => {} };
+  const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // Not JSON: recorded as text.
+    }
+    fake.requests.push({ method: req.method ?? '', url: req.url ?? '', body, text });
+    if (req.method === 'POST' && req.url?.endsWith('/responses')) {
+      const tool = offersTool(body, 'exec_command') ? 'exec_command' : offersTool(body, 'shell') ? 'shell' : undefined;
+      if (fake.useTool && tool && !hasToolOutput(body)) {
+        const args = tool === 'exec_command' ? { cmd: fake.command } : { command: ['bash', '-lc', fake.command] };
+        return stream(res, { type: 'function_call', id: rid('fc'), call_id: rid('call'), name: tool, arguments: JSON.stringify(args), status: 'completed' });
+      }
+      return stream(res, { type: 'message', id: rid('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'All done.', annotations: [] }] });
+    }
+    if (req.url?.includes('/models')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+  };
+  const server: Server = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (text += d));
+    req.on('end', () => handle(req, res, text));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  fake.baseUrl = `http://127.0.0.1:${port}/v1`;
+  fake.close = () => new Promise<void>((r) => {
+    server.closeAllConnections();
+    server.close(() => r());
+  });
+  return fake;
+}

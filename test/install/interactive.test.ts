@@ -1,0 +1,120 @@
+/** The interactive flow, driven through injected prompt functions (the real terminal is covered in pty.test.ts). */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claudeCode } from '../../src/npx-cli/hosts/claude-code.js';
+import { codex } from '../../src/npx-cli/hosts/codex.js';
+import { cursor } from '../../src/npx-cli/hosts/cursor.js';
+import { t3code } from '../../src/npx-cli/hosts/t3code.js';
+import { CANCEL_EXIT, runInteractive, type Prompter } from '../../src/npx-cli/install/interactive.js';
+import { prepare } from '../../src/npx-cli/install/plan.js';
+import { cliEnv, seedHome, tempHome, treeHash } from './helpers.js';
+
+const CANCEL = Symbol('cancel');
+
+/** A scripted prompter: answers in order, records everything shown. */
+function scripted(answers: unknown[]) {
+  const shown: string[] = [];
+  const asked: string[] = [];
+  const next = async (kind: string, message: string) => {
+    asked.push(`${kind}: ${message}`);
+    if (answers.length === 0) throw new Error(`unexpected prompt ${kind}: ${message}`);
+    return answers.shift();
+  };
+  const p: Prompter = {
+    intro: (t) => shown.push(`intro ${t}`),
+    outro: (m) => shown.push(`outro ${m}`),
+    cancel: (m) => shown.push(`cancel ${m}`),
+    note: (m, t) => shown.push(`note ${t}\n${m}`),
+    isCancel: (v): v is symbol => v === CANCEL,
+    multiselect: (o) => {
+      shown.push(`multiselect ${o.options.map((x) => `${x.value}${o.initialValues.includes(x.value) ? '*' : ''}`).join(' ')}`);
+      return next('multiselect', o.message) as never;
+    },
+    select: (o) => next('select', o.message) as never,
+    spinner: () => ({ start: (m) => shown.push(`spin ${m ?? ''}`), stop: (m) => shown.push(`done ${m ?? ''}`) }),
+    log: {
+      info: (m) => shown.push(`info ${m}`), success: (m) => shown.push(`ok ${m}`), warn: (m) => shown.push(`warn ${m}`),
+      error: (m) => shown.push(`error ${m}`), message: (m) => shown.push(m),
+    },
+  };
+  return { p, shown, asked };
+}
+
+async function setup() {
+  const t = tempHome();
+  seedHome(t.home);
+  const env = cliEnv(t.env, { PATH: '/usr/bin:/bin' });
+  const prepared = await prepare(env, [claudeCode, codex, cursor, t3code]);
+  let written = '';
+  const opts = { start: false, codexSubagentTranscripts: false, env, write: (s: string) => (written += s) };
+  return { ...t, env, prepared, opts, diff: () => written };
+}
+
+describe('interactive install (injected prompts)', () => {
+  it('table of hosts, detected ones preselected, plan, diffs on request, install, honest summary', async () => {
+    const s = await setup();
+    const { p, shown, asked } = scripted([['claude-code', 'cursor'], 'diff', 'install']);
+    const code = await runInteractive(s.prepared, p, s.opts);
+    expect(code).toBe(0);
+    const text = shown.join('\n');
+    if (process.env.SHOW) console.log(text);
+    expect(text).toMatch(/^intro claude-mem \d+\.\d+\.\d+/);
+    expect(text).toMatch(/note 3 of 4 hosts found on this machine/);
+    expect(text).toMatch(/Claude Code .*→ native hooks/);
+    expect(text).toMatch(/T3 Code .*not found/);
+    expect(shown.find((l) => l.startsWith('multiselect'))).toBe('multiselect claude-code* codex* cursor* t3code');
+    expect(asked).toEqual(['multiselect: Which hosts should share memory? (space toggles, enter confirms)', 'select: Go ahead?', 'select: Go ahead?']);
+    expect(text).toMatch(/note The plan\n● Claude Code \(native hooks\)\n {4}modify ~\/.claude\/settings.json/);
+    expect(s.diff()).toContain(`--- ${join(s.home, '.claude', 'settings.json')}`);
+    expect(text).toMatch(/ok Claude Code: ok/);
+    expect(text).toMatch(/note Summary\n✓ Claude Code/);
+    expect(text).toMatch(/Cursor also runs Claude Code's hooks/);
+    expect(readFileSync(join(s.home, '.claude', 'settings.json'), 'utf8')).toContain(' hook claude-code ');
+    expect(existsSync(join(s.home, '.codex', 'hooks.json'))).toBe(false); // not selected
+  });
+
+  for (const [name, answers] of [
+    ['the host question', [CANCEL]],
+    ['the go-ahead question', [['claude-code'], CANCEL]],
+    ['the go-ahead question after viewing the diffs', [['claude-code'], 'diff', CANCEL]],
+    ['the "Cancel" choice', [['claude-code'], 'cancel']],
+  ] as const) {
+    it(`cancelling at ${name} changes nothing and exits ${CANCEL_EXIT}`, async () => {
+      const s = await setup();
+      const before = treeHash(s.home);
+      const { p, shown } = scripted([...answers]);
+      expect(await runInteractive(s.prepared, p, s.opts)).toBe(CANCEL_EXIT);
+      expect(shown.at(-1)).toBe('cancel Cancelled. Nothing was changed.');
+      expect(treeHash(s.home)).toBe(before);
+      expect(existsSync(s.dataDir)).toBe(false);
+    });
+  }
+
+  it('selecting nothing changes nothing and exits 0', async () => {
+    const s = await setup();
+    const before = treeHash(s.home);
+    const { p, shown } = scripted([[]]);
+    expect(await runInteractive(s.prepared, p, s.opts)).toBe(0);
+    expect(shown.at(-1)).toBe('outro No host selected. Nothing was changed.');
+    expect(treeHash(s.home)).toBe(before);
+  });
+
+  it('--ide skips the host question; T3 Code alone is skipped with the reason', async () => {
+    const s = await setup();
+    const { p, shown, asked } = scripted(['install']);
+    expect(await runInteractive(s.prepared, p, { ...s.opts, preselected: ['t3code'] })).toBe(0);
+    expect(asked).toEqual(['select: Go ahead?']);
+    expect(shown.join('\n')).toMatch(/– T3 Code: skipped — T3 Code has no capture of its own/);
+  });
+
+  it('Codex: the plan says its hooks will be trusted through codex app-server; the summary reports the outcome', async () => {
+    const s = await setup();
+    const { p, shown } = scripted([['codex'], 'install']);
+    expect(await runInteractive(s.prepared, p, s.opts)).toBe(0);
+    const text = shown.join('\n');
+    expect(text).toMatch(/ask Codex \(codex app-server\) to trust these hooks/);
+    // No codex on PATH here: said plainly.
+    expect(text).toMatch(/Codex capture is OFF until the hooks are trusted: codex is not on PATH/);
+  });
+});
