@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import type { DataPaths, Env } from '../shared/paths.js';
-import { workerRequest } from '../shared/worker-client.js';
 import type { HookLog } from './debug-log.js';
 import { errorText } from './debug-log.js';
+import { liteRequest } from './http-lite.js';
 import type { WorkerLink } from './link.js';
 
 export const DEFAULT_CONTEXT_BUDGET_MS = 1500;
@@ -64,7 +64,7 @@ export async function fetchContext(req: ContextRequest, link: WorkerLink, log: H
     if (timeoutMs < MIN_FETCH_MS) return '';
     const q = new URLSearchParams({ cwd: req.cwd, host: req.host });
     if (req.sessionId) q.set('session', req.sessionId);
-    const res = await workerRequest({ port: endpoint.port, token: endpoint.token, path: `/api/context?${q}`, timeoutMs });
+    const res = await liteRequest({ port: endpoint.port, token: endpoint.token, method: 'GET', path: `/api/context?${q}`, timeoutMs });
     if (res.status < 200 || res.status >= 300) {
       log.detail(`context: worker answered ${res.status}`);
       return '';

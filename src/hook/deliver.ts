@@ -6,9 +6,9 @@ import type { CaptureEvent } from '../shared/capture-event.js';
 import { truncateText } from '../shared/capture-event.js';
 import type { DataPaths } from '../shared/paths.js';
 import { writeSpool } from '../shared/spool.js';
-import { workerRequest } from '../shared/worker-client.js';
 import type { HookLog } from './debug-log.js';
 import { errorText } from './debug-log.js';
+import { liteRequest } from './http-lite.js';
 import type { WorkerLink } from './link.js';
 
 export type DeliveryOutcome = 'acknowledged' | 'spooled' | 'lost';
@@ -54,11 +54,12 @@ export async function deliver(events: CaptureEvent[], opts: DeliverOptions): Pro
   let workerDown = !endpoint;
   for (let attempt = 0; endpoint && attempt < 2; attempt++) {
     try {
-      const res = await workerRequest<{ rejected?: { index: number; code: string; reason: string }[] }>({
+      const res = await liteRequest({
         port: endpoint.port, token: endpoint.token, method: 'POST', path: '/api/events', body: { events: batch }, timeoutMs: opts.timeoutMs,
       });
       if (res.status >= 200 && res.status < 300) {
-        for (const r of res.body?.rejected ?? []) log.problem(`worker rejected ${batch[r.index]?.kind ?? 'event'}: ${r.code} ${r.reason}`);
+        const rejected = (res.body as { rejected?: { index: number; code: string; reason: string }[] } | undefined)?.rejected;
+        for (const r of Array.isArray(rejected) ? rejected : []) log.problem(`worker rejected ${batch[r.index]?.kind ?? 'event'}: ${r.code} ${r.reason}`);
         return 'acknowledged';
       }
       if (res.status === 413 && attempt === 0) {

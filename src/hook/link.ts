@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import type { DataPaths, Env } from '../shared/paths.js';
 import { workerEndpoint } from '../shared/worker-client.js';
-import { ensureWorker, pidAlive, startErrorPath } from '../shared/worker-start.js';
+import { ensureWorker, startErrorPath } from '../shared/worker-start.js';
 import type { HookLog } from './debug-log.js';
 import { errorText } from './debug-log.js';
 
@@ -23,6 +23,20 @@ export interface WorkerLink {
   start(waitMs: number): Promise<Endpoint | undefined>;
 }
 
+/**
+ * The recorded worker process exists and belongs to this user. A pid of another account (EPERM)
+ * is not our worker, whatever listens on the port: events and token are not sent there.
+ */
+function ownProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A worker that failed to start moments ago is not respawned by every hook. */
 const FAILED_START_BACKOFF_MS = 10_000;
 
@@ -34,7 +48,7 @@ export function createWorkerLink(paths: DataPaths, env: Env, log: HookLog): Work
       if (down) return undefined;
       if (cached === null) {
         const e = workerEndpoint(paths);
-        cached = e && pidAlive(e.info.pid) ? { port: e.port, token: e.token } : undefined;
+        cached = e && ownProcessAlive(e.info.pid) ? { port: e.port, token: e.token } : undefined;
         if (!cached) down = true;
       }
       return cached;

@@ -3,8 +3,9 @@
  * (pinned versions from ../shared/fixtures/hosts/*, installed from the npm registry into a cache
  * outside the repository), offline, in a temporary HOME:
  *  - `claude mcp list` shows (and connects to) the claude-mem MCP server;
- *  - Codex, run against a scripted Responses API on 127.0.0.1, runs our hooks because install
- *    trusted them through `codex app-server`, and their events land in the database;
+ *  - Codex, run against a scripted Responses API on 127.0.0.1, skips our hooks while they are
+ *    untrusted (install without consent), and runs them once install --yes trusted them through
+ *    `codex app-server`: their events land in the database;
  *  - uninstall puts config.toml back byte for byte (trust entries included).
  * Skipped, loudly and counted, only when the registry is unreachable.
  */
@@ -104,12 +105,42 @@ describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${C
     await fake?.close();
   });
 
-  it('installs both; claude mcp list shows the server; Codex runs our trusted hooks and the events are stored; uninstall restores config.toml', async (ctx) => {
+  it('installs both; claude mcp list shows the server; Codex skips untrusted hooks, runs trusted ones, and their events are stored; uninstall restores config.toml', async (ctx) => {
     if (!claude.ok || !codex.ok) return ctx.skip();
     fake = await startFakeResponses();
     const w = (world = makeWorld(fake, claude.binPath, codex.binPath));
     const originalConfig = readFileSync(w.codexConfig, 'utf8');
 
+    const codexEvents = (thread: string) => {
+      try {
+        const rows = queryDb(w.dataDir, (db) => db.prepare(
+          "SELECT e.kind AS kind, count(*) AS n FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.host = 'codex' AND s.host_session_id = ? GROUP BY e.kind",
+        ).all(thread) as Array<{ kind: string; n: number }>);
+        return Object.fromEntries(rows.map((r) => [r.kind, r.n])) as Record<string, number>;
+      } catch {
+        return {};
+      }
+    };
+    const execCodex = async () => {
+      const ex = await run(codex.binPath, ['exec', '--json', '--skip-git-repo-check', 'say hello using the shell'], w);
+      expect(ex.code, ex.stderr).toBe(0);
+      expect(ex.stdout).toContain('All done.');
+      const thread = /"thread_id":"([^"]+)"/.exec(ex.stdout)?.[1];
+      expect(thread).toBeTruthy();
+      return thread!;
+    };
+
+    // Without consent nothing is trusted, and Codex skips our hooks without a word.
+    const noConsent = await run(process.execPath, [DIST_BIN, 'install', '--ide', 'claude-code', 'codex', '--json'], w);
+    expect(noConsent.code, noConsent.stderr + noConsent.stdout).toBe(0);
+    const first = JSON.parse(noConsent.stdout) as { hosts: Array<{ id: string; trust?: { state: string }; warnings: string[] }> };
+    expect(first.hosts.find((h) => h.id === 'codex')!.trust?.state).toBe('not-asked');
+    expect((await codexTrustStatus({ env: w.env, dataDir: w.dataDir })).state).toBe('untrusted');
+    const skipped = await execCodex();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(codexEvents(skipped), 'untrusted hooks ran').toEqual({});
+
+    // With consent (--yes), install trusts them through codex app-server.
     const inst = await run(process.execPath, [DIST_BIN, 'install', '--yes', '--ide', 'claude-code', 'codex', '--json'], w);
     expect(inst.code, inst.stderr + inst.stdout).toBe(0);
     const doc = JSON.parse(inst.stdout) as { hosts: Array<{ id: string; status: string; trust?: { state: string; hooks: unknown[] }; warnings: string[] }>; worker: { ok: boolean } };
@@ -127,21 +158,10 @@ describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${C
     expect(mcp.stdout).toMatch(/claude-mem:.*Connected/);
 
     // Codex: one prompt, one shell call; our hooks fire without --dangerously-bypass-hook-trust.
-    const ex = await run(codex.binPath, ['exec', '--json', '--skip-git-repo-check', 'say hello using the shell'], w);
-    expect(ex.code, ex.stderr).toBe(0);
-    expect(ex.stdout).toContain('All done.');
-    const threadId = /"thread_id":"([^"]+)"/.exec(ex.stdout)?.[1];
-    expect(threadId).toBeTruthy();
+    const thread = await execCodex();
     const kinds = await waitFor(() => {
-      try {
-        const rows = queryDb(w.dataDir, (db) => db.prepare(
-          "SELECT e.kind AS kind, count(*) AS n FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.host = 'codex' AND s.host_session_id = ? GROUP BY e.kind",
-        ).all(threadId) as Array<{ kind: string; n: number }>);
-        const k = Object.fromEntries(rows.map((r) => [r.kind, r.n]));
-        return k.prompt && k.tool_result ? k : undefined;
-      } catch {
-        return undefined;
-      }
+      const k = codexEvents(thread);
+      return k.prompt && k.tool_result ? k : undefined;
     }, 30_000);
     expect(kinds).toMatchObject({ session_start: 1, prompt: 1, tool_result: 1 });
 

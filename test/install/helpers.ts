@@ -138,6 +138,8 @@ trust_level = "trusted"
   write(join(home, '.config', 'goose', 'config.yaml'), '# goose\nGOOSE_PROVIDER: openai\nextensions:\n  developer:\n    enabled: true # builtin\n    type: builtin\n');
   write(join(home, '.copilot', 'mcp-config.json'), '{ "mcpServers": { "gh": { "type": "local", "command": "gh-mcp", "tools": ["*"] } } }\n');
   write(join(home, '.kimi', 'config.toml'), 'default_model = "kimi-k2"\n\n[[hooks]]\nevent = "Stop"\ncommand = "echo mine"\n');
+  // Roo Code has run once in VS Code: its global storage exists, with another MCP server in it.
+  write(join(home, '.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline', 'settings', 'mcp_settings.json'), '{\n  "mcpServers": {\n    "fs": { "command": "npx", "args": ["-y", "fs-mcp"], "disabled": false }\n  }\n}\n');
   write(join(home, 'notes.txt'), 'not a config\n');
   const bin = join(home, 'bin', 'audit.sh');
   write(bin, '#!/bin/sh\nexit 0\n');

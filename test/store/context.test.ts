@@ -93,6 +93,16 @@ describe('timeline', () => {
     expect(s.timeline({ anchorId: 999_999 })).toEqual([]);
     expect(s.timeline({ project: P, before: 2 })).toHaveLength(3);
   });
+
+  it('shows the project worked on last when nothing is named', () => {
+    const s = store();
+    expect(s.timeline({})).toEqual([]);
+    seed(s, 3); // the last event is in /home/dev/other
+    const items = s.timeline({ before: 50 });
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every((i) => i.project === '/home/dev/other')).toBe(true);
+    expect(items.at(-1)!.title).toContain('other-project');
+  });
 });
 
 describe('saveMemory and reads', () => {

@@ -145,8 +145,10 @@ function run(spec: DialectSpec, input: HookInput): AdapterResult {
     p, env: input.env, notes,
     transcript: (v) => confineTranscript(v, spec.host, input.env, notes),
   };
+  // `claude-mem doctor` marks its synthetic payloads, so the store can tell them apart and remove them.
+  const probe = p.claude_mem_probe === true ? true : undefined;
   const events = handler(ctx).map((d) => {
-    const e: Record<string, unknown> = { host, source: 'hook', sessionId, cwd, at: input.now, transcriptPath, model };
+    const e: Record<string, unknown> = { host, source: 'hook', sessionId, cwd, at: input.now, transcriptPath, model, probe };
     for (const [k, v] of Object.entries(d)) if (v !== undefined) e[k] = v; // a draft refines, never blanks
     return bound(e as unknown as CaptureEvent);
   });

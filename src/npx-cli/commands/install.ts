@@ -60,7 +60,9 @@ export function register(program: Command): void {
           + 'Pass --yes to install the hosts found on this machine, --ide <ids...> to choose, or --dry-run to see the plan.');
       }
       const { prepare, detectedIds } = await import('../install/plan.js');
+      const tp = performance.now();
       const prepared = await prepare(env);
+      process.stderr.write(`TIMING prepare ${(performance.now() - tp).toFixed(0)} (started at ${tp.toFixed(0)})\n`);
       if (canAsk) {
         const { clackPrompter, runInteractive } = await import('../install/interactive.js');
         const code = await runInteractive(prepared, await clackPrompter(), {

@@ -85,6 +85,7 @@ async function print(r: Awaited<ReturnType<typeof import('../install/uninstall.j
   const w = r.worker;
   const text = { stopped: 'worker: stopped', 'not-running': 'worker: not running', 'left-running': `worker: left running (${w.detail})`, 'would-stop': 'worker: would be stopped', failed: `worker: could not be stopped — ${w.detail}` }[w.action];
   (w.action === 'failed' ? eprintln : println)(text);
+  if (r.error) eprintln(style.red(r.error));
   if (r.purged === true) println(`data directory removed: ${r.dataDir}`);
   else if (r.purged === 'would-purge') println(`data directory would be removed: ${r.dataDir}`);
   else if (!r.dryRun) println(`data directory kept: ${r.dataDir} (remove it with --purge)`);

@@ -18,7 +18,7 @@ import { MCP_KEY, mcpServer } from './common/command.js';
 import { probe } from './common/detect.js';
 import { envDir } from './common/paths.js';
 import { readText } from './common/read.js';
-import { pluginDirChanges } from './pi.js';
+import { pluginDirChanges, pluginRuntimeCheck } from './pi.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
 
 export const DSH_MCP_PACKAGE = '@deepseek-ai/dsh-mcp-client';
@@ -119,7 +119,7 @@ export const dsh: HostModule = {
     } catch {
       rows = false;
     }
-    return [{
+    return [pluginRuntimeCheck('dsh', dshPluginDir(ctx.env, ctx.home), ctx), {
       id: 'dsh.mcp-row',
       status: rows ? 'ok' : 'fail',
       evidence: rows ? `${patch} has the ${DSH_MCP_PACKAGE} row for claude-mem` : `${patch} has no ${DSH_MCP_PACKAGE} row for claude-mem`,

@@ -12,7 +12,7 @@ import { expandHome, homeDir, type Env } from '../../shared/paths.js';
 import { OMP_API } from '../../../templates/plugins/omp/api.js';
 import { apiKnown } from '../../../templates/plugins/pi-base/api-spec.js';
 import { mcpServersChange } from './common/changes.js';
-import { apiCheck, apiNote, detectPackaged, pluginDirChanges } from './pi.js';
+import { apiCheck, apiNote, detectPackaged, pluginDirChanges, pluginRuntimeCheck } from './pi.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
 
 const PROFILE_RE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -47,6 +47,6 @@ export const omp: HostModule = {
     };
   },
   async checks(ctx: InstallContext): Promise<HostCheck[]> {
-    return [apiCheck('omp', OMP_API, ctx.detection.version)];
+    return [apiCheck('omp', OMP_API, ctx.detection.version), pluginRuntimeCheck('omp', join(ompAgentDir(ctx.env, ctx.home), 'extensions', 'claude-mem'), ctx)];
   },
 };

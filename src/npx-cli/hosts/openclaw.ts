@@ -14,7 +14,7 @@ import { expandHome, homeDir, type Env } from '../../shared/paths.js';
 import { MCP_KEY, mcpServer } from './common/command.js';
 import { envDir } from './common/paths.js';
 import { asRecord, readJsonc } from './common/read.js';
-import { binaryPackageVersion, pluginDirChanges } from './pi.js';
+import { binaryPackageVersion, pluginDirChanges, pluginRuntimeCheck } from './pi.js';
 import { findBinary, probe } from './common/detect.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
 
@@ -104,6 +104,7 @@ export const openclaw: HostModule = {
       evidence: enabled ? `plugins.entries.${OPENCLAW_PLUGIN_ID} is enabled` : `${file}: plugins.entries.${OPENCLAW_PLUGIN_ID}.enabled is false`,
       ...(!enabled && { fix: `Run \`openclaw plugins enable ${OPENCLAW_PLUGIN_ID}\`.` }),
     });
+    checks.push(pluginRuntimeCheck('openclaw', openclawPluginDir(ctx.env, ctx.home), ctx));
     if (hooks?.allowPromptInjection === false) {
       checks.push({
         id: 'openclaw.prompt-injection', status: 'warn',

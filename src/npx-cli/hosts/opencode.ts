@@ -62,7 +62,7 @@ function opencodeBinary(env: Env, home: string): string | undefined {
 async function detect(env: Env): Promise<Detection> {
   const home = homeDir(env);
   const dir = opencodeConfigDir(env, home);
-  const d = await probe({ dirs: [{ path: dir, env: env.XDG_CONFIG_HOME ? 'XDG_CONFIG_HOME' : undefined }] }, env);
+  const d = await probe({ dirs: [{ path: dir }] }, env);
   const bin = opencodeBinary(env, home);
   let version: string | undefined;
   let versionSource: string | undefined;

@@ -3,7 +3,7 @@
  * (default `~/.pi/agent`). Pi has no MCP by design, so the extension both captures (prompt, tool
  * calls, session start/end, compaction) and registers the five recall tools natively.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FileChange } from '../engine/index.js';
 import type { HostId } from '../../shared/hosts.js';
@@ -73,6 +73,30 @@ export async function detectPackaged(env: Env, spec: HostApiSpec, dirs: Paramete
   return { ...d, ...(version !== undefined && { version }), facts: { ...d.facts, apiKnown: apiKnown(spec, version) } };
 }
 
+/**
+ * Doctor: the plugin's `claude-mem.json` names this install (data directory) and a node and
+ * claude-mem entry that still exist (the plugin starts the worker with them).
+ */
+export function pluginRuntimeCheck(host: HostId, dir: string, ctx: InstallContext): HostCheck {
+  const id = `${host}.plugin-runtime`;
+  const file = join(dir, PLUGIN_CONFIG_FILE);
+  let cfg: Record<string, unknown>;
+  try {
+    cfg = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return { id, status: 'fail', evidence: `${file} is missing or not JSON: the plugin is not installed`, fix: `Run claude-mem install --ide ${host}.` };
+  }
+  const problems: string[] = [];
+  for (const key of ['nodePath', 'entryPath'] as const) {
+    const v = cfg[key];
+    if (typeof v !== 'string' || !existsSync(v)) problems.push(`${key} ${String(v)} does not exist`);
+  }
+  if (cfg.dataDir !== ctx.dataDir) problems.push(`dataDir ${String(cfg.dataDir)} is not this install's ${ctx.dataDir}`);
+  return problems.length
+    ? { id, status: 'fail', evidence: `${file}: ${problems.join('; ')}`, fix: `Run claude-mem install --ide ${host} again (claude-mem or node moved).` }
+    : { id, status: 'ok', evidence: `${file} names ${String(cfg.nodePath)} and ${String(cfg.entryPath)}` };
+}
+
 /** Why capture may be off, for the install summary. */
 export function apiNote(spec: HostApiSpec, version: string | undefined, recall: string): string {
   const lines = spec.lines.map((l) => `${l}.x`).join(', ');
@@ -118,6 +142,6 @@ export const pi: HostModule = {
     };
   },
   async checks(ctx: InstallContext): Promise<HostCheck[]> {
-    return [apiCheck('pi', PI_API, ctx.detection.version)];
+    return [apiCheck('pi', PI_API, ctx.detection.version), pluginRuntimeCheck('pi', piExtensionDir(ctx.env, ctx.home), ctx)];
   },
 };

@@ -142,6 +142,9 @@ export async function runInteractive(prepared: Prepared, p: Prompter, o: Interac
   if (!out.worker.ok) p.log.error(`Worker: ${out.worker.detail}`);
   else if (out.worker.state === 'not-started') p.log.info(`Worker ${out.worker.detail}`);
   const failed = out.results.filter((r) => r.selected && r.status === 'failed');
-  p.outro(failed.length ? `Finished with ${failed.length} failed host(s); the others are installed.` : 'Memory is shared. Run `claude-mem doctor` any time to check.');
+  const warned = out.results.filter((r) => r.selected && r.status === 'ok' && r.warnings.length > 0);
+  p.outro(failed.length ? `Finished with ${failed.length} failed host(s); the others are installed.`
+    : warned.length ? `Installed; ${warned.map((r) => r.label).join(', ')} need${warned.length === 1 ? 's' : ''} the step marked "!" above.`
+      : 'Memory is shared. Run `claude-mem doctor` any time to check.');
   return out.ok ? 0 : 1;
 }

@@ -29,7 +29,8 @@ export function hostLines(r: HostResult, env: Env = process.env): string[] {
   if (unchanged) out.push(`${pad}${unchanged} file(s) already up to date`);
   for (const d of r.captureDetail) out.push(`${pad}· ${d}`);
   for (const w of r.warnings) out.push(`${pad}${style.yellow(`! ${w}`)}`);
-  if (r.trust?.fix && r.trust.state !== 'trusted') out.push(`${pad}${style.yellow(`  fix: ${r.trust.fix}`)}`);
+  const saysHow = r.nextSteps.some((s) => s.includes('/hooks'));
+  if (r.trust?.fix && r.trust.state !== 'trusted' && !saysHow) out.push(`${pad}${style.yellow(`  fix: ${r.trust.fix}`)}`);
   if (r.status === 'ok') for (const s of r.nextSteps) out.push(`${pad}next: ${s}`);
   // Multi-line texts (a JSON snippet in a next step) stay inside the host's block.
   return out.flatMap((l) => l.split('\n')).map((l, i) => (i === 0 || l.startsWith(pad) ? l : `${pad}  ${l}`));

@@ -5,7 +5,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { HOST_LABELS, isHostId, type HostId } from '../../shared/hosts.js';
-import { dataPaths, dataDir, type Env } from '../../shared/paths.js';
+import { dataPaths, dataDir, homeDir, type Env } from '../../shared/paths.js';
 import { loadManifest, revertFromManifest, type PlannedFile, type RevertSummary } from '../engine/index.js';
 import { dropHosts, installedHosts, readHostMeta } from './meta.js';
 import type { FileResult, HostResult } from './types.js';
@@ -28,6 +28,8 @@ export interface UninstallOutcome {
   worker: { action: 'stopped' | 'not-running' | 'left-running' | 'would-stop' | 'failed'; detail: string };
   purged: boolean | 'would-purge';
   remaining: string[];
+  /** Why --purge did not remove the data directory. */
+  error?: string;
 }
 
 function fileResult(f: PlannedFile, dryRun: boolean): FileResult {
@@ -57,6 +59,13 @@ async function stopIfNeeded(o: UninstallOptions, remaining: string[]): Promise<U
   return { action: 'failed', detail: r.evidence.join('; ') };
 }
 
+/** Never remove HOME, one of its parents, or the file system root, whatever CLAUDE_MEM_DATA_DIR says. */
+function purgeRefusal(root: string, env: Env): string | undefined {
+  const home = homeDir(env);
+  if (root === '/' || root === home || `${home}/`.startsWith(`${root}/`)) return `refused to purge ${root}: it is (or contains) the home directory`;
+  return undefined;
+}
+
 export async function runUninstall(o: UninstallOptions): Promise<UninstallOutcome> {
   const paths = dataPaths(dataDir(o.env));
   const known = installedHosts(paths.manifest);
@@ -76,7 +85,10 @@ export async function runUninstall(o: UninstallOptions): Promise<UninstallOutcom
   const remaining = o.dryRun ? [...known].filter((h) => !todo.includes(h)) : existsSync(paths.manifest) ? Object.keys(loadManifest(paths.manifest).hosts) : [];
   const worker = await stopIfNeeded(o, remaining);
   let purged: UninstallOutcome['purged'] = false;
-  if (o.purge) {
+  // A host that could not be reverted still needs the manifest: no purge then.
+  const unsafe = purgeRefusal(paths.root, o.env)
+    ?? (hosts.some((h) => h.status === 'failed') ? `kept ${paths.root}: some hosts could not be reverted and their record is needed to retry` : undefined);
+  if (o.purge && !unsafe) {
     if (o.dryRun) purged = 'would-purge';
     else if (worker.action !== 'failed') {
       rmSync(paths.root, { recursive: true, force: true });
@@ -85,5 +97,6 @@ export async function runUninstall(o: UninstallOptions): Promise<UninstallOutcom
   }
   const diff = (rev?.files ?? []).filter((f) => f.changed).map((f) => f.diff).join('');
   const ok = hosts.every((h) => h.status !== 'failed') && worker.action !== 'failed' && (!o.purge || purged !== false);
-  return { ok, dryRun: o.dryRun, dataDir: paths.root, hosts, diff, worker, purged, remaining };
+  const refusal = o.purge ? unsafe : undefined;
+  return { ok, dryRun: o.dryRun, dataDir: paths.root, hosts, diff, worker, purged, remaining, ...(refusal && { error: refusal }) };
 }

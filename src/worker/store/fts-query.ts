@@ -46,13 +46,8 @@ export function phraseToFts(p: QueryPhrase): string {
   return `"${p.tokens.join(' ')}"${p.prefix ? '*' : ''}`;
 }
 
-/** The terms of `input`, each a complete FTS5 phrase; ANDed when joined by spaces. */
-export function toFtsTerms(input: string): string[] {
-  return parseQuery(input).map(phraseToFts);
-}
-
-/** The FTS5 expression for `input`, or null when it holds no searchable word. */
+/** The FTS5 expression for `input` (its phrases, ANDed), or null when it holds no searchable word. */
 export function toFtsQuery(input: string): string | null {
-  const terms = toFtsTerms(input);
+  const terms = parseQuery(input).map(phraseToFts);
   return terms.length ? terms.join(' ') : null;
 }

@@ -5,16 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import {
-  CAPTURE_KINDS, eventKey, isValidCwd, isValidSessionId, SESSION_ID_RE,
-  type CaptureEvent, type CaptureKind,
-} from '../../shared/capture-event.js';
-import { isHostId, type HostId } from '../../shared/hosts.js';
+import { eventKey, type CaptureEvent, type CaptureKind } from '../../shared/capture-event.js';
+import type { HostId } from '../../shared/hosts.js';
 import type { ObservationDraft, SessionDigest, SummaryDraft } from '../observer/types.js';
 import { isEnvironmentError, StoreError } from './errors.js';
-import { isoTime, parseList } from './rows.js';
+import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
-import type { IngestRejection, IngestResult, SaveMemoryInput } from './types.js';
+import type { IngestResult, SaveMemoryInput } from './types.js';
+import { validateEvent } from './validate.js';
 
 export interface IngestDeps {
   sanitize: (e: CaptureEvent) => CaptureEvent | null;
@@ -27,7 +25,6 @@ export interface IngestDeps {
 /** Kinds whose content belongs to a turn: dropped while that turn is private. */
 const TURN_CONTENT_KINDS = new Set<CaptureKind>(['tool_use', 'tool_result', 'file_edit', 'observation', 'assistant_message']);
 const OBSERVED_KINDS = new Set<CaptureKind>(['tool_use', 'tool_result', 'file_edit', 'observation']);
-const MAX_ID_CHARS = 256;
 const MAX_TITLE_CHARS = 500;
 const MAX_ASSISTANT_CHARS = 8_000;
 const DIGEST_PROMPTS = 50;
@@ -35,8 +32,6 @@ const DIGEST_OBSERVATIONS = 300;
 const MEMORY_TITLE_CHARS = 80;
 /** SaveMemoryInput.host is optional but every session belongs to a host. */
 export const DEFAULT_MEMORY_HOST: HostId = 'claude-code';
-
-type Rejection = Omit<IngestRejection, 'index'>;
 
 interface SessionState {
   id: number;
@@ -76,40 +71,6 @@ interface SessionFacts {
   agentId: string | null;
   at: string;
   probe: number;
-}
-
-/**
- * Checks the shape the store relies on. Returns the event's time in stored form, or a rejection
- * whose reason names the offending field.
- */
-export function validateEvent(raw: unknown): { at: string } | Rejection {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { code: 'invalid_event', reason: 'event is not an object' };
-  const e = raw as Record<string, unknown>;
-  if (!isValidSessionId(e.sessionId)) return { code: 'invalid_session_id', reason: 'sessionId must match ^[A-Za-z0-9._:-]{1,128}$' };
-  if (!isValidCwd(e.cwd)) return { code: 'invalid_cwd', reason: 'cwd must be an absolute path' };
-  if (typeof e.host !== 'string' || !isHostId(e.host)) return { code: 'invalid_host', reason: `unknown host ${JSON.stringify(e.host)}` };
-  if (typeof e.kind !== 'string' || !(CAPTURE_KINDS as readonly string[]).includes(e.kind)) {
-    return { code: 'invalid_kind', reason: `unknown kind ${JSON.stringify(e.kind)}` };
-  }
-  // Optional ids may come as null from JSON: that is the same as absent.
-  if (e.parentSessionId != null && !isValidSessionId(e.parentSessionId)) {
-    return { code: 'invalid_session_id', reason: 'parentSessionId must match ^[A-Za-z0-9._:-]{1,128}$' };
-  }
-  const at = typeof e.at === 'string' ? isoTime(e.at) : null;
-  if (at === null) return { code: 'invalid_event', reason: 'at must be an ISO time' };
-  for (const f of ['promptId', 'toolUseId'] as const) {
-    const v = e[f];
-    if (v != null && (typeof v !== 'string' || !v || v.length > MAX_ID_CHARS)) {
-      return { code: 'invalid_event', reason: `${f} must be a non-empty string of at most ${MAX_ID_CHARS} characters` };
-    }
-  }
-  if (e.agentId != null && (typeof e.agentId !== 'string' || !SESSION_ID_RE.test(e.agentId))) {
-    return { code: 'invalid_event', reason: 'agentId must match ^[A-Za-z0-9._:-]{1,128}$' };
-  }
-  if (e.kind === 'prompt' && e.privateTurn !== true && typeof e.prompt !== 'string') {
-    return { code: 'invalid_event', reason: 'a prompt event needs prompt text' };
-  }
-  return { at };
 }
 
 /**

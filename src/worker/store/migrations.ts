@@ -133,10 +133,10 @@ CREATE TABLE observations (
 );
 CREATE UNIQUE INDEX observations_tool_use ON observations(session_id, tool_use_id) WHERE tool_use_id IS NOT NULL;
 CREATE INDEX observations_session ON observations(session_id, created_at);
-CREATE INDEX observations_created ON observations(created_at);
 CREATE INDEX observations_project_created ON observations(project, created_at);
--- Host, type and file filters go through the FTS tags (tags.ts), not through more indexes here:
--- every index is one more page written per captured event.
+-- Observations are the one table written for nearly every captured event, and every index is one
+-- more page per commit. So: host, type and file filters go through the FTS tags (tags.ts), and
+-- "newest across all projects" is read in id order (storage order) rather than through a time index.
 
 CREATE TABLE summaries (
   id INTEGER PRIMARY KEY,

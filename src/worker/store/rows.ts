@@ -1,6 +1,6 @@
 /** Row shapes as SQLite returns them, and their mapping to the public types. */
 import type { HostId } from '../../shared/hosts.js';
-import type { Observation, ObservationType, PromptRow, SessionRow, SummaryRow } from './types.js';
+import type { Observation, ObservationType, PromptRow, SessionRow } from './types.js';
 
 export function parseList(json: string | null | undefined): string[] {
   if (!json) return [];
@@ -117,41 +117,6 @@ export function toSession(r: SessionDbRow): SessionRow {
   };
 }
 
-export const SUMMARY_COLUMNS = `m.id, m.session_id, s.host_session_id, m.host, m.project, m.request, m.files_read,
-  m.files_modified, m.commands, m.outcome, m.text, m.created_at`;
-
-export interface SummaryDbRow {
-  id: number;
-  session_id: number;
-  host_session_id: string;
-  host: string;
-  project: string;
-  request: string;
-  files_read: string;
-  files_modified: string;
-  commands: string;
-  outcome: string;
-  text: string;
-  created_at: string;
-}
-
-export function toSummary(r: SummaryDbRow): SummaryRow {
-  return {
-    id: r.id,
-    sessionId: r.session_id,
-    hostSessionId: r.host_session_id,
-    host: r.host as HostId,
-    project: r.project,
-    request: r.request,
-    filesRead: parseList(r.files_read),
-    filesModified: parseList(r.files_modified),
-    commands: parseList(r.commands),
-    outcome: r.outcome,
-    text: r.text,
-    createdAt: r.created_at,
-  };
-}
-
 const CANONICAL_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /** Normalizes an ISO-ish time to the stored form (UTC, milliseconds, `Z`), or null. */
@@ -159,5 +124,7 @@ export function isoTime(value: unknown): string | null {
   if (typeof value === 'string' && CANONICAL_TIME.test(value)) return value;
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  const year = d.getUTCFullYear();
+  // Stored times compare as strings: keep to four-digit years.
+  return Number.isNaN(d.getTime()) || year < 1 || year > 9999 ? null : d.toISOString();
 }

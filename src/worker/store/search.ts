@@ -177,7 +177,7 @@ export class Searcher {
     return rows.map((r) => ({ kind, id: r.id, score: r.score, createdAt: '' }));
   }
 
-  /** No words, no tag filters: the newest rows through the (project, created_at) and (created_at) indexes. */
+  /** No words, no tag filters: the newest rows through the (project, created_at) indexes. */
   private recent(kind: Kind, f: Filters, timeWhere: string[], timeParams: string[], want: number): Candidate[] {
     const { table, alias: t } = TABLES[kind];
     const where: string[] = [];
@@ -186,9 +186,11 @@ export class Searcher {
     if (f.project) (where.push(`${t}.project = ?`), params.push(f.project));
     where.push(...timeWhere);
     params.push(...timeParams);
+    // Observations have no time index across projects: storage order stands in for time there.
+    const order = kind === 'observation' && !f.project ? 'o.id DESC' : `${t}.created_at DESC, ${t}.id DESC`;
     const sql = `SELECT ${t}.id AS id, ${t}.created_at AS createdAt FROM ${table} ${t}
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY ${t}.created_at DESC, ${t}.id DESC LIMIT ?`;
+      ORDER BY ${order} LIMIT ?`;
     const rows = this.stmts.get(sql).all(...params, want) as { id: number; createdAt: string }[];
     return rows.map((r) => ({ kind, id: r.id, score: 0, createdAt: r.createdAt }));
   }

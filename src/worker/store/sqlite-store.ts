@@ -7,9 +7,10 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
-import { sanitizeEvent, sanitizeValue } from '../../shared/privacy.js';
+import { sanitizeEvent } from '../../shared/privacy.js';
 import { observe, summarize } from '../observer/index.js';
 import { projectFor } from '../project.js';
+import { addDeadLetter, listDeadLetters, readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { buildContext } from './context.js';
 import { isBusyError, openError, StoreError } from './errors.js';
 import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
@@ -37,20 +38,12 @@ export interface OpenStoreOptions extends Partial<IngestDeps> {
   busyTimeoutMs?: number;
 }
 
-const MAX_DEAD_LETTER_BYTES = 64 * 1024;
 const WAL_AUTOCHECKPOINT_PAGES = 8000;
 // Search indexing is batched (fts-index.ts): at once when this many rows wait, else shortly after.
 const INDEX_BATCH_ROWS = 256;
-const INDEX_DELAY_MS = 100;
+const INDEX_DELAY_MS = 200;
 const QUIET_BUSY_MS = 200;
 const MAX_IDS = 500;
-
-/** Cuts a string to at most `maxBytes` of UTF-8 without splitting a character. */
-function boundBytes(s: string, maxBytes: number): string {
-  if (Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
-  const cut = Buffer.from(s, 'utf8').subarray(0, maxBytes).toString('utf8');
-  return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;
-}
 
 /**
  * Indexes rows a previous process wrote but did not index (it crashed, or was killed). Best effort:
@@ -254,30 +247,11 @@ export class SqliteStore implements MemoryStore {
   }
 
   private writeCheckpoint(cp: TranscriptCheckpoint): void {
-    if (!cp || typeof cp.filePath !== 'string' || !cp.filePath) throw new StoreError('invalid_input', 'checkpoint.filePath is required');
-    if (!Number.isSafeInteger(cp.offset) || cp.offset < 0) throw new StoreError('invalid_input', 'checkpoint.offset must be a non-negative integer');
-    this.stmts
-      .get(`INSERT INTO transcript_files (file_path, watch_name, offset, inode, fingerprint, pending, context, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (file_path) DO UPDATE SET watch_name = excluded.watch_name, offset = excluded.offset,
-          inode = excluded.inode, fingerprint = excluded.fingerprint, pending = excluded.pending,
-          context = excluded.context, updated_at = excluded.updated_at`)
-      .run(
-        cp.filePath, String(cp.watchName ?? ''), cp.offset, cp.inode ?? null, cp.fingerprint ?? null,
-        JSON.stringify(cp.pending ?? {}), JSON.stringify(cp.context ?? {}), this.deps.now().toISOString(),
-      );
+    writeCheckpoint(this.stmts, cp, this.deps.now());
   }
 
   getCheckpoint(filePath: string): TranscriptCheckpoint | undefined {
-    const r = this.stmts.get('SELECT * FROM transcript_files WHERE file_path = ?').get(filePath) as
-      | { file_path: string; watch_name: string; offset: number; inode: number | null; fingerprint: string | null; pending: string; context: string; updated_at: string }
-      | undefined;
-    if (!r) return undefined;
-    return {
-      filePath: r.file_path, watchName: r.watch_name, offset: r.offset, inode: r.inode, fingerprint: r.fingerprint,
-      pending: JSON.parse(r.pending) as Record<string, unknown>, context: JSON.parse(r.context) as Record<string, unknown>,
-      updatedAt: r.updated_at,
-    };
+    return readCheckpoint(this.stmts, filePath);
   }
 
   deleteCheckpoint(filePath: string): void {
@@ -285,23 +259,11 @@ export class SqliteStore implements MemoryStore {
   }
 
   addDeadLetter(letter: DeadLetter): number {
-    // A dead letter is raw input: it gets the same privacy pass as any event before it is kept.
-    const raw = boundBytes(String(sanitizeValue(String(letter.raw ?? ''))), MAX_DEAD_LETTER_BYTES);
-    const reason = boundBytes(String(sanitizeValue(String(letter.reason ?? ''))), 4096);
-    const r = this.stmts
-      .get('INSERT INTO dead_letters (source, file_path, offset, reason, raw, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(letter.source, letter.filePath ?? null, letter.offset ?? null, reason, raw, this.deps.now().toISOString());
-    return Number(r.lastInsertRowid);
+    return addDeadLetter(this.stmts, letter, this.deps.now());
   }
 
   listDeadLetters(limit = 100): DeadLetter[] {
-    const n = Math.min(1000, Math.max(1, Math.trunc(limit) || 100));
-    const rows = this.stmts.get('SELECT * FROM dead_letters ORDER BY id DESC LIMIT ?').all(n) as {
-      id: number; source: DeadLetter['source']; file_path: string | null; offset: number | null; reason: string; raw: string; created_at: string;
-    }[];
-    return rows.map((r) => ({
-      id: r.id, source: r.source, filePath: r.file_path, offset: r.offset, reason: r.reason, raw: r.raw, createdAt: r.created_at,
-    }));
+    return listDeadLetters(this.stmts, limit);
   }
 
   search(query: SearchQuery): SearchHit[] {
@@ -425,6 +387,8 @@ export class SqliteStore implements MemoryStore {
     if (this.closed) return;
     try {
       this.flushSearchIndex();
+      // Keeps the query planner's statistics current; cheap when nothing changed much.
+      if (this.indexer) this.db.pragma('optimize');
     } catch {
       // Indexed at the next open instead.
     }

@@ -47,6 +47,7 @@ const SOURCES: Record<Kind, { time: string; from: string; title: string; session
   },
 };
 
+// Every read is scoped: observations have no time index across projects (see migrations.ts).
 type Scope = { sessionIds: number[] } | { project: string } | null;
 
 const clampSide = (v: number | undefined): number =>
@@ -69,6 +70,14 @@ export class Timeline {
       scope = { sessionIds: rows.map((r) => r.id) };
     } else if (q.project) {
       scope = { project: q.project };
+    } else if (q.anchorId === undefined) {
+      // Nothing named: the story of the project worked on most recently.
+      const newest = this.stmts
+        .get(`SELECT project FROM (SELECT project, id FROM observations ORDER BY id DESC LIMIT 1)
+          UNION ALL SELECT project FROM (SELECT project FROM sessions ORDER BY id DESC LIMIT 1) LIMIT 1`)
+        .get() as { project: string } | undefined;
+      if (!newest) return [];
+      scope = { project: newest.project };
     }
 
     let anchor: TimelineItem | undefined;

@@ -3,6 +3,16 @@
  * this plugin uses, typed structurally: nothing is imported from the host, so the bundle loads
  * from any folder. Shapes as the V2 docs and the plugin package's Promise API describe them
  * (opencode.ai/v2/docs/build/plugins, packages/plugin/src/promise/{tool,session,event}.ts).
+ *
+ * Confirmed from OpenCode's own docs and plugin package: the default export `{id, setup(ctx)}`;
+ * `ctx.tool.hook("execute.before"|"execute.after")` with `{tool, sessionID, agent, messageID, id,
+ * input}` (+ `status`, `result` | `error` after); `ctx.tool.transform` with `editor.add({name,
+ * description, input, execute})` where `input` may be JSON Schema and the result is `{content}`;
+ * `ctx.session.hook("prompt"|"context"|"compaction")`, `context.system` being `{type:'text',text}[]`;
+ * local plugins found in `~/.config/opencode/plugins/` (directories), config key `plugins`, MCP at
+ * `mcp.servers.<name>`. Inferred from third-party V2 plugins (not run here, no 2.x build was
+ * available): the event names `session.created | idle | deleted | text.delta` with `{sessionID}` in
+ * `data`, the shell tool's id `shell`, and a directory plugin resolving to its `index.js`.
  */
 
 export interface Registration {

@@ -30,7 +30,10 @@ export interface PluginLink extends WorkerLink {
 export function createPluginLink(paths: DataPaths, cfg: InstallConfig, log: HookLog, env: Env = process.env): PluginLink {
   let downAt = 0;
   let startedAt = -Infinity;
+  let spawnedAt = -Infinity;
   let why: string | undefined = 'never asked';
+  /** A start of ours or of another process (the worker's start lock) is under way: worth waiting for. */
+  const starting = () => Date.now() - spawnedAt < START_EVERY_MS || existsSync(paths.startLock);
 
   const read = (): Endpoint | undefined => {
     const e = workerEndpoint(paths);
@@ -61,6 +64,7 @@ export function createPluginLink(paths: DataPaths, cfg: InstallConfig, log: Hook
     });
     child.on('error', (err) => log.problem(`could not run ${cfg.entryPath} start: ${err.message}`));
     child.unref();
+    spawnedAt = Date.now();
     why = undefined;
     log.detail(`starting the worker: ${cfg.nodePath} ${cfg.entryPath} start`);
   };
@@ -83,7 +87,7 @@ export function createPluginLink(paths: DataPaths, cfg: InstallConfig, log: Hook
           spawnStart();
           if (why) log.detail(`worker not started: ${why}`);
         }
-        if (waitMs <= 0) return undefined;
+        if (waitMs <= 0 || !starting()) return undefined;
         const deadline = Date.now() + waitMs;
         for (;;) {
           const h = await checkHealth(paths, Math.min(150, Math.max(1, deadline - Date.now())));

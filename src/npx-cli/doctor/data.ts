@@ -1,0 +1,74 @@
+/** Data directory: permissions of the private files, free disk. */
+import { statSync, statfsSync } from 'node:fs';
+import type { DataPaths } from '../../shared/paths.js';
+import type { Check } from './types.js';
+
+export interface ModeProblem {
+  path: string;
+  mode: number;
+  want: number;
+  why: string;
+  severity: 'warn' | 'fail';
+}
+
+const octal = (m: number) => `0${(m & 0o777).toString(8)}`;
+
+/** The directory is 0700; the token is readable by us alone; the other files are writable by us alone. */
+export function modeProblems(paths: DataPaths): ModeProblem[] {
+  const out: ModeProblem[] = [];
+  const uid = process.getuid?.();
+  const look = (path: string, dir: boolean, forbidRead: boolean): void => {
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      return; // missing files are reported by the checks that need them
+    }
+    const m = st.mode & 0o777;
+    if (uid !== undefined && st.uid !== uid) out.push({ path, mode: m, want: m, why: `owned by uid ${st.uid}, not ${uid}`, severity: 'fail' });
+    if (dir) {
+      if (m & 0o077) out.push({ path, mode: m, want: 0o700, why: 'other users can enter it', severity: 'fail' });
+    } else if (m & 0o022) {
+      out.push({ path, mode: m, want: 0o600, why: 'other users can write it', severity: 'fail' });
+    } else if (forbidRead && m & 0o044) {
+      out.push({ path, mode: m, want: 0o600, why: 'other users can read it', severity: 'fail' });
+    } else if (m & 0o044) {
+      out.push({ path, mode: m, want: 0o600, why: 'other users can read it', severity: 'warn' });
+    }
+  };
+  look(paths.root, true, false);
+  look(paths.token, false, true);
+  for (const p of [paths.settings, paths.manifest, paths.db, `${paths.db}-wal`, `${paths.db}-shm`]) look(p, false, false);
+  return out;
+}
+
+export function permissionsCheck(paths: DataPaths): Check {
+  const problems = modeProblems(paths);
+  const id = 'data.permissions';
+  if (problems.length === 0) return { id, area: 'data', status: 'ok', evidence: `${paths.root} is 0700; token, settings, manifest and database are private` };
+  const fail = problems.some((p) => p.severity === 'fail');
+  const chmods = problems.filter((p) => p.want !== p.mode).map((p) => `chmod ${octal(p.want)} '${p.path}'`);
+  return {
+    id, area: 'data', status: fail ? 'fail' : 'warn',
+    evidence: problems.map((p) => `${p.path} is ${octal(p.mode)}: ${p.why}`).join('; '),
+    fix: chmods.length ? `claude-mem doctor --fix (or: ${chmods.join(' && ')})` : `Give these files back to your user: chown $(id -u) '${problems[0].path}'`,
+  };
+}
+
+const GIB = 1024 ** 3;
+const MIB = 1024 ** 2;
+
+export function diskCheck(paths: DataPaths): Check {
+  const id = 'data.disk';
+  let free: number;
+  try {
+    const s = statfsSync(paths.root);
+    free = s.bavail * s.bsize;
+  } catch (e) {
+    return { id, area: 'data', status: 'warn', evidence: `free space of ${paths.root} unknown: ${(e as Error).message}` };
+  }
+  const text = free >= GIB ? `${(free / GIB).toFixed(1)} GiB` : `${Math.round(free / MIB)} MiB`;
+  if (free < 100 * MIB) return { id, area: 'data', status: 'fail', evidence: `${text} free on the disk of ${paths.root}: captures will fail to store`, fix: 'Free disk space (at least 1 GiB).' };
+  if (free < GIB) return { id, area: 'data', status: 'warn', evidence: `only ${text} free on the disk of ${paths.root}`, fix: 'Free disk space (at least 1 GiB).' };
+  return { id, area: 'data', status: 'ok', evidence: `${text} free on the disk of ${paths.root}` };
+}
