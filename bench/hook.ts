@@ -1,7 +1,7 @@
 /**
  * Hook latency, as a host sees it: wall time of `claude-mem hook claude-code PostToolUse` from
  * spawn to exit, against a bare `node -e 0` measured in the same rounds (interleaved, so machine
- * load affects both alike). Worker up; worker down (spool path: the hook spools and tries to start
+ * load affects all alike). Worker up; worker down (spool path: the hook spools and tries to start
  * a worker, which is made impossible so every run takes that path); and SessionStart context with
  * 10,000 observations stored.
  */
@@ -77,56 +77,54 @@ async function seed(dataDir: string, cwd: string, n: number): Promise<number> {
 
 export async function benchHook(opts: { runs: number }): Promise<HookBenchFigures> {
   const runs = Math.max(3, opts.runs);
-  const home = benchHome();
+  // Two data directories side by side, so every round measures baseline, up and down alike.
+  const up = benchHome();
+  const down = benchHome();
   try {
-    const cwd = join(home.root, 'project');
+    const cwd = join(up.root, 'project');
     mkdirSync(cwd, { recursive: true });
-    const env = { ...home.env, CLAUDE_MEM_DEBUG: '' };
-    const start = cli(env, ['start']);
+    const upEnv = { ...up.env, CLAUDE_MEM_DEBUG: '' };
+    // A worker that cannot start: every run takes the spool path (spool with fsync + start attempt).
+    const downEnv = { ...down.env, CLAUDE_MEM_DEBUG: '', CLAUDE_MEM_WORKER_ENTRY: join(down.root, 'no-worker.js') };
+    const start = cli(upEnv, ['start']);
     if (start.status !== 0) throw new Error(`claude-mem start failed: ${start.stderr}`);
     const hook = [BIN, 'hook', 'claude-code', 'PostToolUse'];
     const baseline: number[] = [];
-    const up: number[] = [];
-    const down: number[] = [];
+    const upMs: number[] = [];
+    const downMs: number[] = [];
     // Warm the file cache for node, the bundle and the worker's first statements.
     for (let i = 0; i < 3; i++) {
-      wall(['-e', '0'], env, '');
-      wall(hook, env, postToolUse('warm', i, cwd));
+      wall(['-e', '0'], upEnv, '');
+      wall(hook, upEnv, postToolUse('warm', i, cwd));
+      wall(hook, downEnv, postToolUse('warm', i, cwd));
     }
     for (let i = 0; i < runs; i++) {
-      baseline.push(wall(['-e', '0'], env, ''));
-      up.push(wall(hook, env, postToolUse('up', i, cwd)));
-    }
-    cli(env, ['stop']);
-    // A worker that cannot start: every run takes the spool path (spool + start attempt).
-    const downEnv = { ...env, CLAUDE_MEM_WORKER_ENTRY: join(home.root, 'no-worker.js') };
-    for (let i = 0; i < runs; i++) {
-      baseline.push(wall(['-e', '0'], env, ''));
-      down.push(wall(hook, downEnv, postToolUse('down', i, cwd)));
+      baseline.push(wall(['-e', '0'], upEnv, ''));
+      upMs.push(wall(hook, upEnv, postToolUse('up', i, cwd)));
+      downMs.push(wall(hook, downEnv, postToolUse('down', i, cwd)));
     }
 
-    const restart = cli(env, ['start']);
-    if (restart.status !== 0) throw new Error(`claude-mem start failed: ${restart.stderr}`);
-    await seed(home.dataDir, cwd, 10_000);
+    await seed(up.dataDir, cwd, 10_000);
     const ctx: number[] = [];
     const sessionStart = [BIN, 'hook', 'claude-code', 'SessionStart'];
     for (let i = 0; i < runs; i++) {
       const payload = JSON.stringify({ session_id: `ctx-${i}`, cwd, hook_event_name: 'SessionStart', source: 'startup' });
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, sessionStart, { env, input: payload, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, sessionStart, { env: upEnv, input: payload, encoding: 'utf8' });
       ctx.push(performance.now() - t0);
       if (i === 0 && !/additionalContext/.test(r.stdout)) {
-        throw new Error(`SessionStart returned no context with 10,000 observations stored: ${r.stdout}${readTail(join(home.dataDir, 'logs', 'hook.log'))}`);
+        throw new Error(`SessionStart returned no context with 10,000 observations stored: ${r.stdout}${readTail(join(up.dataDir, 'logs', 'hook.log'))}`);
       }
     }
     return {
       nodeBaselineMs: round(median(baseline), 1),
-      hookUpMs: round(median(up), 1),
-      hookDownMs: round(median(down), 1),
+      hookUpMs: round(median(upMs), 1),
+      hookDownMs: round(median(downMs), 1),
       contextMs: round(median(ctx), 1),
     };
   } finally {
-    home.cleanup();
+    up.cleanup();
+    down.cleanup();
   }
 }
 

@@ -2,7 +2,6 @@
  * The one event shape every capture path produces (hooks, transcript watcher, native plugins).
  * Kept free of dependencies: the hook bundle imports it.
  */
-import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { HostId } from './hosts.js';
 
@@ -92,33 +91,4 @@ export function isValidCwd(cwd: unknown): cwd is string {
 export function truncateText(text: string, max = MAX_FIELD_CHARS): string {
   if (text.length <= max) return text;
   return text.slice(0, Math.max(0, max - TRUNCATION_MARKER.length)) + TRUNCATION_MARKER;
-}
-
-/** Stable JSON (sorted keys) so equal content always hashes equally. */
-export function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(',')}}`;
-}
-
-function sha(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
-}
-
-/**
- * The idempotency key of an event. Native ids win:
- * - prompt with promptId: host|session|prompt|<promptId>  (same id = a retry = one row)
- * - tool_use / tool_result with toolUseId: host|session|<kind>|<toolUseId>
- * - otherwise a hash of the normalized content, kind and capture time. `at` is set once when the
- *   event is captured and kept through spool and retries, so a redelivery is one row while the
- *   same text typed twice (two captures, two times) stays two rows.
- */
-export function eventKey(e: CaptureEvent): string {
-  const base = `${e.host}|${e.sessionId}|${e.kind}`;
-  if (e.kind === 'prompt' && e.promptId) return `${base}|p:${e.promptId}`;
-  if ((e.kind === 'tool_use' || e.kind === 'tool_result') && e.toolUseId) return `${base}|t:${e.toolUseId}`;
-  const { host: _h, source: _s, probe: _p, ...content } = e;
-  return `${base}|h:${sha(stableStringify(content))}`;
 }

@@ -6,7 +6,6 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { CaptureEvent } from './capture-event.js';
 
 export const SPOOL_SUFFIX = '.jsonl';
@@ -14,7 +13,8 @@ export const SPOOL_SUFFIX = '.jsonl';
 /** Appends events durably; returns the file written. Throws on failure (the caller decides). */
 export function writeSpool(spoolDir: string, events: readonly CaptureEvent[]): string {
   mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
-  const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  // Time first so names sort oldest first; pid + random make them unique ('wx' below refuses a clash).
+  const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const tmp = join(spoolDir, `.${name}.tmp`);
   const final = join(spoolDir, `${name}${SPOOL_SUFFIX}`);
   const body = events.map((e) => JSON.stringify(e)).join('\n') + '\n';

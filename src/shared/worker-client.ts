@@ -3,7 +3,6 @@
  * node:http only (the hook bundle imports it). Every call has a deadline and never throws
  * past `tryRequest`.
  */
-import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { dataPaths, type DataPaths } from './paths.js';
 
@@ -51,7 +50,9 @@ export interface RequestOptions {
 }
 
 /** One request to the worker on 127.0.0.1. Rejects on network error, timeout or non-JSON. */
-export function workerRequest<T = unknown>(opts: RequestOptions): Promise<WorkerResponse<T>> {
+export async function workerRequest<T = unknown>(opts: RequestOptions): Promise<WorkerResponse<T>> {
+  // Loaded on first use: the hook imports this module but talks to the worker over a plain socket.
+  const { request: httpRequest } = await import('node:http');
   return new Promise((resolve, reject) => {
     const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
     const headers: Record<string, string | number> = { host: `127.0.0.1:${opts.port}`, accept: 'application/json' };

@@ -7,7 +7,6 @@
  * starter, then the spawned worker itself, which removes the lock once it listens (or fails).
  * A lock older than LOCK_STALE_MS or naming a dead pid is broken.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -235,7 +234,9 @@ function openOutLog(paths: DataPaths): number | 'ignore' {
   }
 }
 
-export function spawnWorker(paths: DataPaths, env: Env = process.env): number {
+// node:child_process is loaded only here: the hook runs this path rarely and pays for it only then.
+export async function spawnWorker(paths: DataPaths, env: Env = process.env): Promise<number> {
+  const { spawn } = await import('node:child_process');
   const entry = workerEntry(env);
   if (!existsSync(entry)) throw new Error(`worker entry not found: ${entry}`);
   const out = openOutLog(paths);
@@ -305,7 +306,7 @@ export async function ensureWorker(opts: EnsureOptions): Promise<EnsureResult> {
           // No previous failure recorded.
         }
         spawnedAt = Date.now();
-        spawnedPid = spawnWorker(paths, env);
+        spawnedPid = await spawnWorker(paths, env);
         handOverLock(paths, spawnedPid);
       } catch (err) {
         releaseStartLock(paths);

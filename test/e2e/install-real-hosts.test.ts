@@ -107,8 +107,10 @@ describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${C
 
   it('installs both; claude mcp list shows the server; Codex skips untrusted hooks, runs trusted ones, and their events are stored; uninstall restores config.toml', async (ctx) => {
     if (!claude.ok || !codex.ok) return ctx.skip();
+    const claudeBin = claude.binPath;
+    const codexBin = codex.binPath;
     fake = await startFakeResponses();
-    const w = (world = makeWorld(fake, claude.binPath, codex.binPath));
+    const w = (world = makeWorld(fake, claudeBin, codexBin));
     const originalConfig = readFileSync(w.codexConfig, 'utf8');
 
     const codexEvents = (thread: string) => {
@@ -122,7 +124,7 @@ describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${C
       }
     };
     const execCodex = async () => {
-      const ex = await run(codex.binPath, ['exec', '--json', '--skip-git-repo-check', 'say hello using the shell'], w);
+      const ex = await run(codexBin, ['exec', '--json', '--skip-git-repo-check', 'say hello using the shell'], w);
       expect(ex.code, ex.stderr).toBe(0);
       expect(ex.stdout).toContain('All done.');
       const thread = /"thread_id":"([^"]+)"/.exec(ex.stdout)?.[1];
@@ -153,7 +155,7 @@ describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${C
     expect((await codexTrustStatus({ env: w.env, dataDir: w.dataDir })).state).toBe('trusted');
 
     // Claude Code sees (and reaches) the MCP server we registered.
-    const mcp = await run(claude.binPath, ['mcp', 'list'], w, 120_000);
+    const mcp = await run(claudeBin, ['mcp', 'list'], w, 120_000);
     expect(mcp.code, mcp.stderr).toBe(0);
     expect(mcp.stdout).toMatch(/claude-mem:.*Connected/);
 

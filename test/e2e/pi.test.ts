@@ -1,6 +1,6 @@
 /**
  * The real Pi CLI (the fixture's version, from the npm registry, cached outside the repository)
- * with the claude-mem extension installed through its HostModule and the change engine, run
+ * with the claude-mem extension installed by `claude-mem install --yes --ide pi`, run
  * offline with `pi -p --mode json` against a scripted OpenAI Chat Completions server, the way
  * ../shared/fixtures/hosts/pi was captured. Skipped, loudly and counted, only when the registry
  * is unreachable.
@@ -8,11 +8,10 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pi as piModule } from '../../src/npx-cli/hosts/pi.js';
-import { cleanupWorker, ensureBuilt, queryDb, startWorker, waitFor } from '../hook-runtime/helpers.js';
+import { cleanupWorker, ensureBuilt, queryDb, stopWorker, waitFor } from '../hook-runtime/helpers.js';
 import { startFakeOpenAI, systemTexts, toolResults, type FakeOpenAI } from './support/fake-openai.js';
 import { ensureHostPackage, warnSkip, type HostInstall } from './support/host-cache.js';
-import { installHost, makeHostWorld, runIn, type HostWorld } from './support/host-world.js';
+import { claudeMemInstall, makeHostWorld, runIn, type HostWorld } from './support/host-world.js';
 
 const PI = { id: 'pi', pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' };
 
@@ -88,11 +87,12 @@ describe(`Pi ${PI.version} (real CLI) with the claude-mem extension`, () => {
     const binDir = join(install.dir, 'node_modules', '.bin');
     const w = (world = makeHostWorld('pi-home', { PI_OFFLINE: '1' }, `${binDir}:${process.env.PATH}`));
     writeModels(w, fake);
-    const installed = await installHost(piModule, w);
-    expect(installed.detection.version).toBe(PI.version);
+    const result = await claudeMemInstall(w, 'pi');
+    const mine = (result.hosts as Array<Record<string, any>>).find((h) => h.id === 'pi')!;
+    expect(mine).toMatchObject({ status: 'ok', capture: 'plugin', recall: 'native-tools', detected: { version: PI.version } });
+    expect(result.worker.ok).toBe(true);
     const extDir = join(w.home, '.pi', 'agent', 'extensions', 'claude-mem');
     expect(JSON.parse(readFileSync(join(extDir, 'claude-mem.json'), 'utf8'))).toMatchObject({ host: 'pi', dataDir: w.dataDir });
-    startWorker(w.env);
 
     // Session 1: one prompt, one bash call, "All done.".
     const args = ['-p', '--mode', 'json', '--provider', 'local', '--model', 'mock-model'];
@@ -142,7 +142,8 @@ describe(`Pi ${PI.version} (real CLI) with the claude-mem extension`, () => {
     const binDir = join(install.dir, 'node_modules', '.bin');
     const w = makeHostWorld('pi-cold', { PI_OFFLINE: '1' }, `${binDir}:${process.env.PATH}`);
     writeModels(w, fake);
-    await installHost(piModule, w);
+    await claudeMemInstall(w, 'pi');
+    stopWorker(w.env); // the extension must start it itself
     try {
       const run = await runIn(w, install.binPath, ['-p', '--mode', 'json', '--provider', 'local', '--model', 'mock-model', 'say hello using bash']);
       expect(run.code, run.stderr).toBe(0);

@@ -79,6 +79,19 @@ describe('install failures', () => {
     expect(treeHash(w.home, ['.claude-mem'])).toBe(originalHash);
   }, 120_000);
 
+  it('an unreadable install manifest stops install and uninstall with the reason and a fix, touching nothing', () => {
+    const w = lived();
+    write(join(w.dataDir, 'install-manifest.json'), '{ not json');
+    const before = treeHash(w.home);
+    for (const args of [['install', '--yes', '--ide', 'cursor', '--no-start'], ['uninstall', '--yes']]) {
+      const r = cli(w.env, args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/install-manifest\.json: unreadable install manifest/);
+      expect(r.stderr).toMatch(/fix: /);
+    }
+    expect(treeHash(w.home)).toBe(before);
+  });
+
   it('the crash switch is ignored outside the test harness', () => {
     const w = lived();
     const env: NodeJS.ProcessEnv = { ...w.env, CLAUDE_MEM_TEST_CRASH_AFTER_WRITES: '0' };

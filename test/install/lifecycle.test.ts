@@ -10,7 +10,7 @@ import { cli, cliEnv, ensureBuiltNow, listTree, seedHome, tempHome, treeHash } f
 
 interface Doc {
   ok: boolean;
-  hosts: Array<{ id: string; status: string; reason?: string; capture: string | null; files: Array<{ path: string; action: string }> }>;
+  hosts: Array<{ id: string; status: string; reason?: string; capture: string | null; captureDetail: string[]; files: Array<{ path: string; action: string }> }>;
 }
 
 function lived() {
@@ -83,6 +83,28 @@ describe('install --ide all → reinstall → uninstall', () => {
     expect(doc.dryRun).toBe(true);
     expect(doc.hosts.find((h) => h.id === 'codex')!.files.some((f) => f.diff?.includes('[mcp_servers.claude-mem]'))).toBe(true);
     expect(treeHash(w.home)).toBe(before);
+  }, 60_000);
+
+  it('--codex-subagent-transcripts adds a subagent-only Codex watch (hooks stay the writer); uninstall removes it', () => {
+    const w = lived();
+    const watchFile = join(w.dataDir, 'transcript-watch.json');
+    const plain = JSON.parse(cli(w.env, ['install', '--yes', '--ide', 'codex', '--no-start', '--json']).stdout) as Doc;
+    expect(plain.hosts.find((h) => h.id === 'codex')!.capture).toBe('hooks');
+    expect(existsSync(watchFile)).toBe(false);
+
+    const r = cli(w.env, ['install', '--yes', '--ide', 'codex', '--no-start', '--codex-subagent-transcripts', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as Doc;
+    const codex = doc.hosts.find((h) => h.id === 'codex')!;
+    expect(codex.capture).toBe('hooks');
+    expect(codex.captureDetail.join('\n')).toMatch(/subagent sessions: rollout transcript watch/);
+    const watches = (JSON.parse(readFileSync(watchFile, 'utf8')) as { watches: Array<Record<string, unknown>> }).watches;
+    expect(watches).toEqual([expect.objectContaining({ name: 'codex', schema: 'codex', subagentOnly: true })]);
+    const manifest = JSON.parse(readFileSync(join(w.dataDir, 'install-manifest.json'), 'utf8')) as { hosts: Record<string, { meta: { overlaps: Array<{ with: string }> } }> };
+    expect(manifest.hosts.codex.meta.overlaps).toEqual([expect.objectContaining({ with: 'codex:transcript' })]);
+
+    expect(cli(w.env, ['uninstall', '--yes']).code).toBe(0);
+    expect(existsSync(watchFile)).toBe(false);
   }, 60_000);
 
   it('uninstall --dry-run shows the reverse diffs and writes nothing; a partial uninstall keeps the other hosts', () => {

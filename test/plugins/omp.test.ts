@@ -93,7 +93,7 @@ describe('OMP extension, OMP 18.3 shapes', () => {
     expect(w.events).toEqual([]);
     expect((systemPrompts[0] as string[]).at(-1)).toBe(w.contextText);
     expect(write.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('claude-mem'))).toEqual([
-      expect.stringContaining('capture is off (OMP 19.0.0 is not a release this extension was proven on (18.3.4))'),
+      expect.stringContaining('capture is off (OMP 19.0.0 is not a release this extension was proven on (18.2.3; types checked: 18.3.4))'),
     ]);
   });
 

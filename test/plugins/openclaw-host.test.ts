@@ -1,5 +1,5 @@
 /** The OpenClaw host module: detection, plan (conversation access, MCP, memory slot only with consent), install round trip, checks. */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +57,6 @@ describe('OpenClaw host module', () => {
     writeFileSync(join(pkg, 'openclaw.mjs'), '');
     mkdirSync(join(w.root, 'bin'));
     symlinkSync(join(pkg, 'openclaw.mjs'), join(w.root, 'bin', 'openclaw'));
-    const { chmodSync } = await import('node:fs');
     chmodSync(join(pkg, 'openclaw.mjs'), 0o755);
     expect(await openclaw.detect(w.env)).toMatchObject({ installed: true, version: '2026.9.6' });
     const custom = join(w.root, 'claw-state');
@@ -76,7 +75,7 @@ describe('OpenClaw host module', () => {
     const files = plan.changes.filter((c): c is FileChange => c.kind === 'file');
     expect(files.map((f) => f.file)).toEqual(['index.js', 'openclaw.plugin.json', 'package.json', 'claude-mem.json'].map((n) => join(dir, n)));
     expect(JSON.parse(files[1].content).kind).toBeUndefined();
-    const sets = plan.changes.filter((c) => c.kind === 'json-set').map((c) => (c as { path: string[]; value: unknown }));
+    const sets = plan.changes.filter((c) => c.kind === 'json-set').map((c) => c as unknown as { path: string[]; value: unknown });
     expect(sets.map((s) => [s.path.join('.'), s.value])).toEqual([
       ['plugins.entries.claude-mem.enabled', true],
       ['plugins.entries.claude-mem.hooks.allowConversationAccess', true],

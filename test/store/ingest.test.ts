@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
-import { eventKey } from '../../src/shared/capture-event.js';
+import { eventKey } from '../../src/shared/event-key.js';
 import { observe } from '../../src/worker/observer/index.js';
 import { subagentSessionId } from '../../src/worker/store/ingest.js';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';

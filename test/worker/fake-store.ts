@@ -1,5 +1,6 @@
 /** A tiny in-memory MemoryStore for unit tests of the HTTP layer and the spool drain. */
-import { eventKey, isValidSessionId, type CaptureEvent } from '../../src/shared/capture-event.js';
+import { isValidSessionId, type CaptureEvent } from '../../src/shared/capture-event.js';
+import { eventKey } from '../../src/shared/event-key.js';
 import type { DeadLetter, IngestResult, MemoryStore, Observation } from '../../src/worker/store/types.js';
 
 export class FakeStore implements MemoryStore {

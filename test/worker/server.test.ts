@@ -18,6 +18,7 @@ beforeAll(async () => {
     limits: { default: 16 * 1024, events: 256 * 1024 },
     ctx: {
       store,
+      ingest: async (events) => store.ingest(events),
       logger: memoryLogger(),
       health: () => ({
         ok: true, name: 'claude-mem', version: '0.0.0-test', pid: process.pid, instanceId: 'inst', dataDir: '/x', startedAt: '', uptimeMs: 1,

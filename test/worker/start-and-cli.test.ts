@@ -66,7 +66,7 @@ describe('ensureWorker (hooks, MCP)', () => {
   });
 });
 
-describe('install (minimal)', () => {
+describe('install on a machine with no host', () => {
   it('--no-start prepares the data directory and says plainly that no host was configured', () => {
     const home = newHome();
     const r = cli(home, ['install', '--yes', '--no-start']);
@@ -81,20 +81,22 @@ describe('install (minimal)', () => {
     // Twice changes nothing.
     const tokenBefore = token(home);
     const again = JSON.parse(cli(home, ['install', '--yes', '--no-start', '--json']).stdout);
-    expect(again).toMatchObject({ ok: true, created: [], port: settings.port, hosts: [] });
+    expect(again).toMatchObject({ ok: true, created: [], port: settings.port });
+    expect(again.hosts.filter((h: { selected: boolean }) => h.selected)).toEqual([]);
     expect(token(home)).toBe(tokenBefore);
   });
 
-  it('starts the worker, and is honest about --ide', () => {
+  it('starts the worker; --ide prepares a host that is not installed yet; unknown ids are usage errors', () => {
     const home = newHome();
     const r = cli(home, ['install', '--yes']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/worker started/);
+    expect(r.stdout).toMatch(/worker: started/);
     expect(workerPids(home.dataDir)).toHaveLength(1);
-    const ide = cli(home, ['install', '--ide', 'claude', '--json']);
-    expect(ide.status).toBe(1);
+    const ide = cli(home, ['install', '--ide', 'claude', '--json', '--no-start']);
+    expect(ide.status, ide.stderr).toBe(0);
     const doc = JSON.parse(ide.stdout);
-    expect(doc.hosts).toEqual([expect.objectContaining({ host: 'claude-code', configured: false })]);
+    expect(doc.hosts.find((h: { id: string }) => h.id === 'claude-code')).toMatchObject({ selected: true, status: 'ok' });
+    expect(existsSync(join(home.home, '.claude', 'settings.json'))).toBe(true);
     expect(cli(home, ['install', '--ide', 'nope']).status).toBe(2);
   });
 });

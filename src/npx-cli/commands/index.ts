@@ -6,6 +6,7 @@ import { register as worker } from './worker.js';
 import { register as search } from './search.js';
 import { register as mcp } from './mcp.js';
 import { register as transcript } from './transcript.js';
+import { register as doctor } from './doctor.js';
 
 export const commands: ReadonlyArray<(program: Command) => void> = [
   install,
@@ -14,4 +15,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   search,
   mcp,
   transcript,
+  doctor,
 ];

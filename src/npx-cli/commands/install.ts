@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { HOST_IDS, resolveHostList, type HostId } from '../../shared/hosts.js';
 import { UsageError, eprintln, setExit } from '../output.js';
+import { canPrompt, withFix } from '../install/tty.js';
 
 interface InstallOpts {
   yes?: boolean;
@@ -31,8 +32,9 @@ Codex runs a hook only after the user trusts it. With consent (--yes, or "Instal
 interactive flow) claude-mem asks Codex to trust its own hooks through \`codex app-server\`, as
 Codex's /hooks screen does; otherwise Codex capture stays off until you trust them in /hooks.
 
-Exit codes: 0 installed (or nothing to do, or a dry run), 1 a host or the worker failed
-(the other hosts are still installed), 2 usage error, 130 cancelled at a prompt (nothing changed).`;
+Exit codes: 0 installed (or nothing to do, or a dry run with no problem), 1 a host or the worker
+failed (the other hosts are still installed; in a dry run: a host would fail), 2 usage error,
+130 cancelled at a prompt (nothing changed).`;
 
 export function register(program: Command): void {
   program
@@ -54,15 +56,15 @@ export function register(program: Command): void {
         throw new UsageError((err as Error).message);
       }
       const env = process.env;
-      const canAsk = !opts.yes && !opts.json && !opts.dryRun && !!process.stdin.isTTY && !!process.stdout.isTTY && !env.CI;
+      const canAsk = canPrompt(env, opts);
       if (!canAsk && !opts.yes && !named && !opts.allDetected && !opts.dryRun) {
         throw new UsageError('no terminal to ask which hosts to set up (stdin is not a TTY, CI is set, or --json). '
           + 'Pass --yes to install the hosts found on this machine, --ide <ids...> to choose, or --dry-run to see the plan.');
       }
       const { prepare, detectedIds } = await import('../install/plan.js');
-      const tp = performance.now();
-      const prepared = await prepare(env);
-      process.stderr.write(`TIMING prepare ${(performance.now() - tp).toFixed(0)} (started at ${tp.toFixed(0)})\n`);
+      const prepared = await prepare(env).catch((e: unknown) => {
+        throw withFix(e);
+      });
       if (canAsk) {
         const { clackPrompter, runInteractive } = await import('../install/interactive.js');
         const code = await runInteractive(prepared, await clackPrompter(), {

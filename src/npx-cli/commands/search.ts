@@ -2,18 +2,12 @@
  * `claude-mem search "<query>"`: through the worker (started if needed), or straight from the
  * database, read-only, when the worker cannot be reached.
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { resolveHostId } from '../../shared/hosts.js';
-import { dataPaths, type DataPaths } from '../../shared/paths.js';
-import { workerError, workerRequest } from '../../shared/worker-client.js';
-import { ensureWorker } from '../../shared/worker-start.js';
-import type { SearchHit, SearchQuery } from '../../worker/store/types.js';
-import { CliError, UsageError, eprintln, intOption, printJson, println, setExit, style } from '../output.js';
+import { intOption } from '../output.js';
 
-const TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'summary'] as const;
+export const SEARCH_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'summary'] as const;
 
-interface SearchOpts {
+export interface SearchOpts {
   project?: string;
   host?: string;
   type?: string;
@@ -25,59 +19,7 @@ interface SearchOpts {
   json?: boolean;
 }
 
-function toQuery(words: string[], o: SearchOpts): SearchQuery {
-  const host = o.host === undefined ? undefined : resolveHostId(o.host);
-  if (o.host !== undefined && !host) throw new UsageError(`unknown host "${o.host}"`);
-  if (o.type !== undefined && !(TYPES as readonly string[]).includes(o.type)) throw new UsageError(`--type must be one of ${TYPES.join(', ')}`);
-  for (const [name, v] of [['--since', o.since], ['--until', o.until]] as const) {
-    if (v !== undefined && Number.isNaN(Date.parse(v))) throw new UsageError(`${name} must be an ISO date or time (e.g. 2025-01-31), got "${v}"`);
-  }
-  return {
-    query: words.join(' ').trim(), project: o.project, host, type: o.type as SearchQuery['type'],
-    since: o.since, until: o.until, file: o.file, limit: o.limit, offset: o.offset,
-  };
-}
-
-type Via = { via: 'worker' } | { via: 'database'; why: string };
-
-async function viaWorker(paths: DataPaths, q: SearchQuery): Promise<{ hits: SearchHit[] } | { why: string }> {
-  const w = await ensureWorker({ paths, waitMs: 5000 });
-  if (!w.ok) return { why: w.reason };
-  const params = new URLSearchParams();
-  const put = (k: string, v: string | number | undefined) => v !== undefined && v !== '' && params.set(k, String(v));
-  put('q', q.query); put('project', q.project); put('host', q.host); put('type', q.type); put('since', q.since);
-  put('until', q.until); put('file', q.file); put('limit', q.limit); put('offset', q.offset);
-  try {
-    const res = await workerRequest<{ results?: SearchHit[] }>({
-      port: w.port, token: w.token, path: `/api/search?${params}`, timeoutMs: 10_000,
-    });
-    if (res.status === 200 && Array.isArray(res.body?.results)) return { hits: res.body.results };
-    const error = workerError(res.body);
-    if (res.status === 400) throw new UsageError(error?.message ?? 'invalid search');
-    return { why: `worker answered ${res.status}${error ? `: ${error.message}` : ''}` };
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    return { why: (err as Error).message };
-  }
-}
-
-async function viaDatabase(paths: DataPaths, q: SearchQuery): Promise<SearchHit[]> {
-  if (!existsSync(paths.db)) return [];
-  const { openStore } = await import('../../worker/store/sqlite-store.js');
-  const store = openStore(paths.db, { readonly: true });
-  try {
-    return store.search(q);
-  } finally {
-    store.close();
-  }
-}
-
-export function formatHit(h: SearchHit): string {
-  const id = h.kind === 'observation' ? `#${h.id}` : `#${h.kind[0]}${h.id}`;
-  const date = h.createdAt.slice(0, 16).replace('T', ' ');
-  return `${style.bold(id.padEnd(7))}  ${style.dim(date)}  ${h.host.padEnd(11)}  ${h.title}`;
-}
-
+// Only the options live here: the worker client and the store load when the command runs.
 export function register(program: Command): void {
   program
     .command('search')
@@ -85,7 +27,7 @@ export function register(program: Command): void {
     .argument('<query...>', 'words to look for (prefix* works)')
     .option('--project <name>', 'only this project')
     .option('--host <id>', 'only this host (id or alias)')
-    .option('--type <type>', `only this type (${TYPES.join(', ')})`)
+    .option('--type <type>', `only this type (${SEARCH_TYPES.join(', ')})`)
     .option('--since <date>', 'from this ISO date or time')
     .option('--until <date>', 'up to this ISO date or time')
     .option('--file <path>', 'only hits that read or changed this file (path or suffix)')
@@ -93,22 +35,7 @@ export function register(program: Command): void {
     .option('--offset <n>', 'skip this many results', intOption(0, 1_000_000))
     .option('--json', 'machine-readable output')
     .action(async (words: string[], opts: SearchOpts) => {
-      const paths = dataPaths();
-      const q = toQuery(words, opts);
-      let hits: SearchHit[];
-      let via: Via;
-      const w = await viaWorker(paths, q);
-      if ('hits' in w) {
-        hits = w.hits;
-        via = { via: 'worker' };
-      } else {
-        hits = await viaDatabase(paths, q);
-        via = { via: 'database', why: w.why };
-        if (!opts.json) eprintln(style.dim(`(worker unavailable: ${w.why}; read the database directly)`));
-      }
-      if (opts.json) printJson({ ok: true, query: q, ...via, results: hits });
-      else if (!hits.length) println(`No results for "${q.query}".`);
-      else for (const h of hits) println(formatHit(h));
-      setExit(0);
+      const { runSearch } = await import('../actions/search.js');
+      await runSearch(words, opts);
     });
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { HOST_IDS, resolveHostList, type HostId } from '../../shared/hosts.js';
 import { UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
+import { canPrompt, withFix } from '../install/tty.js';
 
 interface UninstallOpts {
   ide?: string[];
@@ -46,11 +47,14 @@ export function register(program: Command): void {
       const all = !hosts || hosts.length === HOST_IDS.length;
       if (opts.purge && !all) throw new UsageError('--purge deletes the whole data directory; use it without --ide (or with --ide all).');
       const env = process.env;
-      const canAsk = !opts.yes && !opts.json && !opts.dryRun && !!process.stdin.isTTY && !!process.stdout.isTTY && !env.CI;
+      const canAsk = canPrompt(env, opts);
       if (!canAsk && !opts.yes && !opts.dryRun && (!hosts || opts.purge)) {
         throw new UsageError(`no terminal to confirm (stdin is not a TTY, CI is set, or --json). Pass --yes${opts.purge ? '' : ' or --ide <ids...>'}, or --dry-run to see what would change.`);
       }
-      const { runUninstall } = await import('../install/uninstall.js');
+      const { runUninstall: run } = await import('../install/uninstall.js');
+      const runUninstall = (o: Parameters<typeof run>[0]) => run(o).catch((e: unknown) => {
+        throw withFix(e);
+      });
       if (canAsk) {
         const preview = await runUninstall({ hosts, dryRun: true, purge: !!opts.purge, env });
         const p = await import('@clack/prompts');

@@ -1,79 +1,16 @@
 /** `claude-mem start | stop | restart | status`: the worker of this data directory. */
-import { mkdirSync } from 'node:fs';
 import type { Command } from 'commander';
-import { dataPaths, type DataPaths } from '../../shared/paths.js';
-import { workerLogPath } from '../../shared/worker-start.js';
-import { startWorker, stopWorker, type StopResult } from '../../worker/lifecycle/control.js';
-import { workerStatus, type StatusReport } from '../../worker/lifecycle/status.js';
-import { eprintln, formatDuration, intOption, printJson, println, setExit, style } from '../output.js';
+import { intOption } from '../output.js';
 
 interface JsonOpt {
   json?: boolean;
 }
 
-export function formatStatus(r: StatusReport): string[] {
-  const colour = r.state === 'running' ? style.green : r.state === 'stopped' ? style.yellow : style.red;
-  const lines = [`claude-mem worker: ${colour(r.state)}`];
-  if (r.state === 'running' && r.worker && r.health) {
-    lines.push(`  pid ${r.worker.pid}, port ${r.worker.port}, version ${r.health.version}, up ${formatDuration(r.health.uptimeMs)}`);
-    const s = r.stats as { store?: { observations?: number; sessions?: number }; spool?: { files?: number }; deadLetters?: number } | null;
-    if (s?.store) {
-      lines.push(`  memory: ${s.store.observations ?? 0} observations in ${s.store.sessions ?? 0} sessions; spool: ${s.spool?.files ?? 0} file(s); dead letters: ${s.deadLetters ?? 0}`);
-    }
-  }
-  lines.push(`  data dir: ${r.dataDir}`);
-  lines.push('  evidence:', ...r.evidence.map((e) => `    - ${e}`));
-  if (r.fix) lines.push(`  fix: ${r.fix}`);
-  return lines;
-}
-
-/**
- * Starts the worker unless it runs. Prints human lines unless `json`; returns the JSON document
- * (the caller prints it, so restart can combine it with the stop result).
- */
-export async function startCommand(paths: DataPaths, opts: JsonOpt & { wait: number }): Promise<{ ok: boolean; doc: Record<string, unknown> }> {
-  const before = await workerStatus(paths);
-  if (before.state === 'running') {
-    if (!opts.json) println(`claude-mem worker already running (pid ${before.worker?.pid}, port ${before.worker?.port})`);
-    return { ok: true, doc: { ok: true, result: 'already_running', status: before } };
-  }
-  mkdirSync(paths.root, { recursive: true, mode: 0o700 });
-  const { ensure, status } = await startWorker(paths, opts.wait);
-  const replaced = before.state === 'stale' && before.worker ? before.worker.pid : null;
-  if (ensure.ok) {
-    if (!opts.json) {
-      if (replaced) println(`replaced a stale worker.json (pid ${replaced} was not our worker)`);
-      println(`claude-mem worker ${ensure.started ? 'started' : 'running'} (pid ${ensure.info.pid}, port ${ensure.port}, data dir ${paths.root})`);
-    }
-    return { ok: true, doc: { ok: true, result: 'started', replacedStalePid: replaced, status } };
-  }
-  const result = ensure.state === 'starting' ? 'timeout' : 'failed';
-  const reason = ensure.state === 'starting' ? `the worker did not become healthy within ${opts.wait} ms (${ensure.reason})` : ensure.reason;
-  if (!opts.json) {
-    eprintln(style.red(`claude-mem worker could not start: ${reason}`));
-    eprintln(`  log: ${workerLogPath(paths)}`);
-  }
-  return { ok: false, doc: { ok: false, result, error: { code: ensure.error?.code ?? result, message: reason }, status } };
-}
-
-function reportStop(r: StopResult): boolean {
-  const ok = r.result === 'stopped' || r.result === 'not_running';
-  const text: Record<StopResult['result'], string> = {
-    stopped: `claude-mem worker stopped (pid ${r.pid}, ${r.method === 'http' ? 'graceful shutdown' : r.method})`,
-    not_running: 'claude-mem worker is not running',
-    foreign: 'the recorded port belongs to another process; nothing was stopped',
-    failed: `claude-mem worker could not be stopped (pid ${r.pid})`,
-  };
-  const print = ok ? println : eprintln;
-  print(text[r.result]);
-  if (r.result !== 'stopped') for (const e of r.evidence) print(`  - ${e}`);
-  return ok;
-}
-
-const stopOk = (r: StopResult) => r.result === 'stopped' || r.result === 'not_running';
+// The worker's own modules (store, watcher, settings) load in the worker process, never here;
+// the lifecycle client loads only when one of these commands runs.
+const actions = () => import('../actions/worker.js');
 
 export function register(program: Command): void {
-  const paths = () => dataPaths();
   const wait = ['--wait <ms>', 'how long to wait for the worker to be healthy', intOption(0, 600_000), 15_000] as const;
 
   program
@@ -81,46 +18,24 @@ export function register(program: Command): void {
     .description('Start the worker for this data directory (detached)')
     .option('--json', 'machine-readable output')
     .option(...wait)
-    .action(async (opts: JsonOpt & { wait: number }) => {
-      const { ok, doc } = await startCommand(paths(), opts);
-      if (opts.json) printJson(doc);
-      setExit(ok ? 0 : 1);
-    });
+    .action(async (opts: JsonOpt & { wait: number }) => (await actions()).start(opts));
 
   program
     .command('stop')
     .description('Stop the worker (graceful shutdown, then SIGTERM)')
     .option('--json', 'machine-readable output')
-    .action(async (opts: JsonOpt) => {
-      const r = await stopWorker(paths());
-      if (opts.json) printJson({ ok: stopOk(r), ...r });
-      else reportStop(r);
-      setExit(stopOk(r) ? 0 : 1);
-    });
+    .action(async (opts: JsonOpt) => (await actions()).stop(opts));
 
   program
     .command('restart')
     .description('Stop the worker, then start it')
     .option('--json', 'machine-readable output')
     .option(...wait)
-    .action(async (opts: JsonOpt & { wait: number }) => {
-      const stopped = await stopWorker(paths());
-      if (!opts.json) reportStop(stopped);
-      // A worker that would not stop is not restarted (two would fight over the port).
-      const started = stopped.result === 'failed' ? undefined : await startCommand(paths(), opts);
-      const ok = !!started?.ok;
-      if (opts.json) printJson({ ok, stop: { ok: stopOk(stopped), ...stopped }, start: started?.doc ?? null });
-      setExit(ok ? 0 : 1);
-    });
+    .action(async (opts: JsonOpt & { wait: number }) => (await actions()).restart(opts));
 
   program
     .command('status')
     .description('Show whether the worker runs, with the evidence (exit 0 only when running)')
     .option('--json', 'machine-readable output')
-    .action(async (opts: JsonOpt) => {
-      const r = await workerStatus(paths());
-      if (opts.json) printJson(r);
-      else for (const line of formatStatus(r)) println(line);
-      setExit(r.state === 'running' ? 0 : 1);
-    });
+    .action(async (opts: JsonOpt) => (await actions()).status(opts));
 }

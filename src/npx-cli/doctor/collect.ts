@@ -32,6 +32,8 @@ function manifestCheck(ctx: DoctorContext): Check {
 }
 
 export async function collect(ctx: DoctorContext): Promise<Check[]> {
+  // The MCP client is the heaviest module doctor loads: load it while the first answers are awaited.
+  if (ctx.hosts.length) void import('@modelcontextprotocol/sdk/client/stdio.js').then(() => import('@modelcontextprotocol/sdk/client/index.js')).catch(() => {});
   const refs = ctx.manifest ? ctx.hosts.flatMap((h) => runtimeRefs(recordedValues(recordedChanges(ctx.manifest!, h)), h)) : [];
   let sessions: string[] = [];
   const groups = await Promise.all([

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isHostId, type HostId } from '../../shared/hosts.js';
-import { dataDir, dataPaths, type DataPaths, type Env } from '../../shared/paths.js';
+import { dataDir, dataPaths, homeDir, type DataPaths, type Env } from '../../shared/paths.js';
 import type { StatusReport } from '../../worker/lifecycle/status.js';
 import type { MemoryStore } from '../../worker/store/types.js';
 import { loadManifest, type Manifest } from '../engine/index.js';
@@ -28,6 +28,10 @@ export interface DoctorContext {
   /** A read-only store, or why there is none (better-sqlite3, missing or damaged database). */
   store(): Promise<{ store?: MemoryStore; error?: string }>;
   probeTimeoutMs: number;
+  /** A directory that exists, to run commands in (the data directory once there is one). */
+  workDir: string;
+  /** Nothing was ever installed here (no manifest hosts): the first fix is install. */
+  fresh: boolean;
   /** Closes what the run opened. */
   close(): void;
 }
@@ -64,6 +68,8 @@ export function createContext(env: Env, hosts: HostId[] | undefined, probeTimeou
     notInstalled: wanted.filter((h) => !recorded.includes(h)),
     meta: (h) => manifest?.hosts[h]?.meta as InstalledHostMeta | undefined,
     worker, store, probeTimeoutMs,
+    workDir: [paths.root, homeDir(env)].find((d) => existsSync(d)) ?? '/',
+    fresh: !manifestError && recorded.length === 0,
     close() {
       try {
         opened?.close();

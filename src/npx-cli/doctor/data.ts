@@ -1,5 +1,6 @@
 /** Data directory: permissions of the private files, free disk. */
-import { statSync, statfsSync } from 'node:fs';
+import { existsSync, statSync, statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { DataPaths } from '../../shared/paths.js';
 import type { Check } from './types.js';
 
@@ -61,8 +62,10 @@ const MIB = 1024 ** 2;
 export function diskCheck(paths: DataPaths): Check {
   const id = 'data.disk';
   let free: number;
+  let dir = paths.root;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir); // not created yet: the disk it will be on
   try {
-    const s = statfsSync(paths.root);
+    const s = statfsSync(dir);
     free = s.bavail * s.bsize;
   } catch (e) {
     return { id, area: 'data', status: 'warn', evidence: `free space of ${paths.root} unknown: ${(e as Error).message}` };

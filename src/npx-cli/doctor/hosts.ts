@@ -15,7 +15,8 @@ import { driftChecks, planHosts, recordedChanges } from './drift.js';
 import { parseHostFile, recordedValues } from './files.js';
 import { codexTrustCheck, doubleRegistrationCheck, hookCommandsOf, moduleChecks, pathsCheck } from './host-checks.js';
 import { mcpRoundTrips } from './mcp-probe.js';
-import { hookRoundTrip } from './probe.js';
+import { hookRoundTrip, type ProbeOutcome } from './probe.js';
+import { errorText } from './timebox.js';
 import type { Check } from './types.js';
 
 export interface HostsOutcome {
@@ -24,13 +25,21 @@ export interface HostsOutcome {
   probeSessions: string[];
 }
 
+/**
+ * Only plugin hosts are detected again: their version decides which extension API the plugin
+ * must speak (a prerequisite doctor checks). Other hosts' checks read files, and asking their
+ * CLIs for `--version` would cost seconds; they get the version install recorded.
+ */
 async function detections(ctx: DoctorContext): Promise<Map<HostId, Detection>> {
-  const found = await detectAll(ctx.hosts.map(hostModule), ctx.env, Math.min(1500, ctx.probeTimeoutMs));
   const out = new Map<HostId, Detection>();
+  const recorded = (h: HostId) => ctx.meta(h)?.versionDetected ?? undefined;
+  const again = ctx.hosts.filter((h) => (ctx.meta(h)?.capture ?? 'plugin') === 'plugin');
+  for (const h of ctx.hosts) if (!again.includes(h)) out.set(h, { installed: true, evidence: [], ...(recorded(h) && { version: recorded(h) }), facts: {} });
+  const found = await detectAll(again.map(hostModule), ctx.env, Math.min(1500, ctx.probeTimeoutMs));
   for (const d of found) {
     // A version detect() could not read in time falls back to the one install recorded.
-    const recorded = ctx.meta(d.module.id)?.versionDetected ?? undefined;
-    out.set(d.module.id, d.detection.version || !recorded ? d.detection : { ...d.detection, version: recorded });
+    const v = recorded(d.module.id);
+    out.set(d.module.id, d.detection.version || !v ? d.detection : { ...d.detection, version: v });
   }
   return out;
 }
@@ -51,7 +60,9 @@ export async function hostChecks(ctx: DoctorContext): Promise<HostsOutcome> {
     return { host, changes, commands: hookCommandsOf(host, docs), launches: docs.flatMap((d) => findMcpLaunches(d.doc)) };
   });
   const mcp = mcpRoundTrips(ctx, new Map<HostId, McpLaunch[]>(inputs.map((i) => [i.host, i.launches])));
-  const probes = inputs.map((i) => hookRoundTrip(ctx, i.host, i.commands));
+  const probes = inputs.map((i) => hookRoundTrip(ctx, i.host, i.commands).catch((e: unknown): ProbeOutcome => ({
+    check: { id: `${i.host}.round-trip`, area: 'hosts', host: i.host, status: 'fail', evidence: `the round trip could not run: ${errorText(e)}` },
+  })));
   const [states, detected] = await Promise.all([planHosts(ctx, ctx.hosts), detections(ctx)]);
   const probeSessions: string[] = [];
   const perHost = await Promise.all(inputs.map(async ({ host, changes, commands }, n): Promise<Check[]> => {

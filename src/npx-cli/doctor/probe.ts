@@ -53,7 +53,7 @@ export async function hookRoundTrip(ctx: DoctorContext, host: HostId, commands: 
     ...(cmd.shell !== undefined ? { shell: cmd.shell } : { argv: cmd.argv }),
     input: JSON.stringify(spec.payload(sessionId, ctx.paths.root)),
     env: probeEnv(ctx.env as NodeJS.ProcessEnv),
-    cwd: ctx.paths.root,
+    cwd: ctx.workDir,
     timeoutMs: ctx.probeTimeoutMs,
   });
   const fix = `Run it by hand to see the error: echo '{}' | ${shown}`;
@@ -82,12 +82,17 @@ export async function hookRoundTrip(ctx: DoctorContext, host: HostId, commands: 
   };
 }
 
-/** Probe sessions an interrupted earlier run left behind (sessions.probe = 1 only while every event was a probe). */
+/**
+ * Probe sessions an interrupted earlier run left behind (sessions.probe stays 1 only while every
+ * event was a probe). Recent ones may belong to a doctor running right now: they are left to it.
+ */
 async function leftovers(db: string): Promise<string[]> {
   const { default: Database } = await import('better-sqlite3');
   const conn = new Database(db, { readonly: true, fileMustExist: true, timeout: 1000 });
+  const before = new Date(Date.now() - 60_000).toISOString();
   try {
-    return (conn.prepare('SELECT host_session_id AS sid FROM sessions WHERE probe = 1 AND host_session_id LIKE ?').all(`${PROBE_PREFIX}%`) as { sid: string }[]).map((r) => r.sid);
+    return (conn.prepare('SELECT host_session_id AS sid FROM sessions WHERE probe = 1 AND host_session_id LIKE ? AND started_at < ?')
+      .all(`${PROBE_PREFIX}%`, before) as { sid: string }[]).map((r) => r.sid);
   } finally {
     conn.close();
   }

@@ -60,7 +60,7 @@ export async function entryCheck(ctx: DoctorContext, refs: readonly RuntimeRef[]
   const results = await Promise.all([...pairs.values()].map(async (r) => {
     if (!existsSync(r.node) || !executable(r.node)) return { r, ok: false, text: `node ${r.node} is missing or not executable` };
     if (!existsSync(r.entry)) return { r, ok: false, text: `entry ${r.entry} is missing` };
-    const res = await runProcess({ argv: [r.node, r.entry, '--version'], env: { ...process.env, NO_COLOR: '1' } as NodeJS.ProcessEnv, cwd: ctx.paths.root, timeoutMs: ctx.probeTimeoutMs });
+    const res = await runProcess({ argv: [r.node, r.entry, '--version'], env: { ...process.env, NO_COLOR: '1' } as NodeJS.ProcessEnv, cwd: ctx.workDir, timeoutMs: ctx.probeTimeoutMs });
     const out = res.stdout.trim();
     if (res.timedOut) return { r, ok: false, text: `${r.entry} --version timed out after ${ctx.probeTimeoutMs} ms` };
     if (res.code !== 0) return { r, ok: false, text: `${r.entry} --version exited ${res.code ?? res.signal}: ${tail(res.stderr) || res.error || ''}` };

@@ -7,8 +7,9 @@ import { age } from './timebox.js';
 import type { Check } from './types.js';
 
 const START_FIX = 'claude-mem doctor --fix (or: claude-mem start)';
+const INSTALL_FIX = 'claude-mem install (sets up the data directory and starts the worker)';
 
-function identity(st: StatusReport): Check {
+function identity(st: StatusReport, fresh: boolean): Check {
   const id = 'worker.identity';
   if (st.state === 'running' && st.worker && st.health) {
     const h = st.health;
@@ -22,11 +23,12 @@ function identity(st: StatusReport): Check {
   return {
     id, area: 'worker', status: 'fail',
     evidence: `${why}: ${st.evidence.join('; ')}`,
-    fix: st.state === 'foreign' ? (st.fix ?? 'free the port, then claude-mem start') : st.lastError ? `${st.fix}; the last start failed: ${st.lastError.message}` : START_FIX,
+    fix: st.state === 'foreign' ? (st.fix ?? 'free the port, then claude-mem start')
+      : st.lastError ? `${st.fix}; the last start failed: ${st.lastError.message}` : fresh ? INSTALL_FIX : START_FIX,
   };
 }
 
-function token(st: StatusReport, path: string): Check {
+function token(st: StatusReport, path: string, fresh: boolean): Check {
   const id = 'worker.token';
   if (st.state === 'running') {
     if (st.tokenAccepted === true) return { id, area: 'worker', status: 'ok', evidence: `the worker accepts ${path}` };
@@ -39,7 +41,7 @@ function token(st: StatusReport, path: string): Check {
   } catch {
     // reported below
   }
-  if (!/^[0-9a-f]{64}$/.test(text)) return { id, area: 'worker', status: 'fail', evidence: `${path} is missing or not a token`, fix: 'claude-mem restart (a new token is created)' };
+  if (!/^[0-9a-f]{64}$/.test(text)) return { id, area: 'worker', status: 'fail', evidence: `${path} is missing or not a token`, fix: fresh ? INSTALL_FIX : 'claude-mem restart (a new token is created)' };
   return { id, area: 'worker', status: 'ok', evidence: `${path} present (not verified: the worker is not running)` };
 }
 
@@ -72,5 +74,5 @@ async function port(ctx: DoctorContext, st: StatusReport): Promise<Check> {
 
 export async function workerChecks(ctx: DoctorContext): Promise<Check[]> {
   const st = await ctx.worker();
-  return [identity(st), token(st, ctx.paths.token), await port(ctx, st)];
+  return [identity(st, ctx.fresh), token(st, ctx.paths.token, ctx.fresh), await port(ctx, st)];
 }

@@ -15,10 +15,10 @@ import type { Change, JsonArrayUpsertChange, TextBlockChange } from '../engine/i
 import { ConfigConflictError } from '../engine/index.js';
 import { homeDir, type Env } from '../../shared/paths.js';
 import { MCP_KEY, mcpServer } from './common/command.js';
-import { probe } from './common/detect.js';
+import { findBinary, probe } from './common/detect.js';
 import { envDir } from './common/paths.js';
 import { readText } from './common/read.js';
-import { pluginDirChanges, pluginRuntimeCheck } from './pi.js';
+import { binaryPackageVersion, pluginDirChanges, pluginRuntimeCheck } from './pi.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
 
 export const DSH_MCP_PACKAGE = '@deepseek-ai/dsh-mcp-client';
@@ -83,8 +83,11 @@ export const dsh: HostModule = {
   id: 'dsh',
   label: 'DeepSeek Harness',
   aliases: ['deepseek-harness'],
-  detect: (env) =>
-    probe({ dirs: [{ path: dshHome(env), env: env.DSH_HOME ? 'DSH_HOME' : undefined }], binaries: ['dsh'], version: true }, env),
+  async detect(env) {
+    const d = await probe({ dirs: [{ path: dshHome(env), env: env.DSH_HOME ? 'DSH_HOME' : undefined }], binaries: ['dsh'] }, env);
+    const version = binaryPackageVersion(findBinary('dsh', env), ['@deepseek-ai/dsh']);
+    return version === undefined ? d : { ...d, version };
+  },
   async plan(ctx: InstallContext) {
     const patch = dshPatchFile(ctx.env, ctx.home);
     const content = stringify(dshPatchRows(ctx), { lineWidth: 0 }).replace(/\n$/, '');

@@ -9,7 +9,7 @@ import type { FileChange } from '../engine/index.js';
 import type { HostId } from '../../shared/hosts.js';
 import { homeDir, type Env } from '../../shared/paths.js';
 import { PI_API } from '../../../templates/plugins/pi/api.js';
-import { apiKnown, versionLine, type HostApiSpec } from '../../../templates/plugins/pi-base/api-spec.js';
+import { apiKnown, provenText, versionLine, type HostApiSpec } from '../../../templates/plugins/pi-base/api-spec.js';
 import { findBinary, probe } from './common/detect.js';
 import { envDir } from './common/paths.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
@@ -102,7 +102,7 @@ export function apiNote(spec: HostApiSpec, version: string | undefined, recall: 
   const lines = spec.lines.map((l) => `${l}.x`).join(', ');
   return version === undefined
     ? `${spec.label}'s version could not be read here; the extension checks it when ${spec.label} loads it and captures only on ${lines} (otherwise ${recall} only).`
-    : `${spec.label} ${version} is not a release the extension was proven on (${spec.proven.join(', ')}): it loads with ${recall} only and captures nothing until claude-mem supports that release.`;
+    : `${spec.label} ${version} is not a release the extension was proven on (${provenText(spec)}): it loads with ${recall} only and captures nothing until claude-mem supports that release.`;
 }
 
 /** Doctor: is the host's extension API one the plugin knows (capture on), or recall only? */
@@ -111,10 +111,10 @@ export function apiCheck(host: HostId, spec: HostApiSpec, version: string | unde
   if (version === undefined) {
     return { id, status: 'warn', evidence: `${spec.label} version unknown (no \`${host}\` from an npm package on PATH); capture runs only on ${spec.lines.map((l) => `${l}.x`).join(', ')}`, fix: `Install ${spec.label} from npm (${spec.packages[0]}) or check that \`${host}\` is on PATH.` };
   }
-  if (apiKnown(spec, version)) return { id, status: 'ok', evidence: `${spec.label} ${version}: extension API ${versionLine(version)} known (proven on ${spec.proven.join(', ')})` };
+  if (apiKnown(spec, version)) return { id, status: 'ok', evidence: `${spec.label} ${version}: extension API ${versionLine(version)} known (proven on ${provenText(spec)})` };
   return {
     id, status: 'warn',
-    evidence: `${spec.label} ${version}: extension API not known to this claude-mem (proven on ${spec.proven.join(', ')}); the extension offers recall only and captures nothing`,
+    evidence: `${spec.label} ${version}: extension API not known to this claude-mem (proven on ${provenText(spec)}); the extension offers recall only and captures nothing`,
     fix: `Update claude-mem (npx claude-mem@latest install --ide ${host}), or use ${spec.label} ${spec.lines.map((l) => `${l}.x`).join(' / ')}.`,
   };
 }

@@ -14,6 +14,8 @@ import { detectionTable, hostLines, tildify } from './summary.js';
 
 export const CANCEL_EXIT = 130;
 
+const short = (s: string) => (s.length > 90 ? `${s.slice(0, 87)}…` : s);
+
 interface Choice<T> {
   value: T;
   label: string;
@@ -86,7 +88,7 @@ export async function runInteractive(prepared: Prepared, p: Prompter, o: Interac
   const overview = await planInstall(prepared, HOST_IDS.filter((id) => prepared.detected.some((d) => d.module.id === id)), { codexSubagentTranscripts: o.codexSubagentTranscripts });
   const rows = prepared.detected.map((d) => {
     const h = overview.hosts.get(d.module.id);
-    return { label: d.module.label, found: d.detection.installed, evidence: describeDetection(d, o.env), capture: h?.error ? 'cannot install: see below' : captureText(h?.decision?.capture ?? null) };
+    return { label: d.module.label, found: d.detection.installed, evidence: describeDetection(d, o.env), capture: h?.error ? `cannot install: ${short(h.error.reason)}` : captureText(h?.decision?.capture ?? null) };
   });
   const found = detectedIds(prepared);
   p.note(detectionTable(rows), `${found.length} of ${prepared.detected.length} hosts found on this machine`);

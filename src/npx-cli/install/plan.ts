@@ -4,7 +4,6 @@
  */
 import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import { dataPaths, type DataPaths, type Env } from '../../shared/paths.js';
-import { defaultWatch } from '../../worker/transcripts/defaults.js';
 import { failedHosts, planChanges, type EngineError, type PlannedFile } from '../engine/index.js';
 import type { HostModule, HostPlan } from '../hosts/types.js';
 import { baseContext, hostContext, type BaseContext } from './context.js';
@@ -66,13 +65,15 @@ export async function planInstall(p: Prepared, selected: readonly HostId[], opts
     }
   }));
   const order = selected.filter((id) => hosts.has(id));
+  // The shipped schemas (and their validator) load only when the Codex subagent watch is wanted.
+  const defaultWatch = opts.codexSubagentTranscripts && order.includes('codex') ? (await import('../../worker/transcripts/defaults.js')).defaultWatch : undefined;
   const { decisions, changes } = planWriters({
     selected: order,
     plans,
     installed: p.installed,
     transcriptWatchPath: p.paths.transcriptWatch,
     codexSubagentTranscripts: opts.codexSubagentTranscripts,
-    codexSubagentWatch: () => defaultWatch('codex', { subagentOnly: true }),
+    codexSubagentWatch: () => defaultWatch!('codex', { subagentOnly: true }),
   });
   for (const [id, d] of decisions) hosts.get(id)!.decision = d;
   const files = await planChanges(order.flatMap((id) => (hosts.get(id)!.error ? [] : changes.get(id) ?? [])));

@@ -112,7 +112,7 @@ export function planWriters(inp: PlannerInput): PlannerOutput {
       changes = changes.filter((c) => !isWatch(c, inp.transcriptWatchPath));
       d.detail.push(`transcript watch left out: ${plan.capture} already captures ${label(host)}`);
     }
-    if (host === 'dsh') d.detail.push('the transcript watch captures; the DeepSeek Harness plugin only recalls (mem_* tools)');
+    if (host === 'dsh') d.detail.push('the transcript watch captures; the DeepSeek Harness plugin only recalls and never captures');
     if (host === 't3code') planT3(inp, d);
     hookRunners(host, inp, d);
     decisions.set(host, d);

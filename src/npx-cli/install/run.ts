@@ -76,13 +76,9 @@ function report(out: InstallOutcome, plan: InstallPlan, o: RunOptions): RunResul
 }
 
 export async function runInstall(prepared: Prepared, o: RunOptions): Promise<RunResult> {
-  const t0 = performance.now();
   const plan = await planInstall(prepared, o.selected, { codexSubagentTranscripts: o.codexSubagentTranscripts });
-  process.stderr.write(`TIMING plan ${(performance.now() - t0).toFixed(0)}\n`);
   if (o.dryRun) return dryRun(plan, o);
-  const t1 = performance.now();
   const out = await applyInstall(plan, { trustCodex: o.trustCodex, start: o.start, env: o.env });
-  process.stderr.write(`TIMING apply ${(performance.now() - t1).toFixed(0)} total-since-start ${performance.now().toFixed(0)}\n`);
   return report(out, plan, o);
 }
 

@@ -14,6 +14,7 @@ import { createFileLogger, type Logger } from '../logger.js';
 import { createWorkerServer, type WorkerServer } from '../server.js';
 import { candidatePort, loadSettings, updateSettings, type Settings } from '../settings.js';
 import { SpoolDrain } from '../spool-drain.js';
+import { IngestBatcher } from '../ingest-batcher.js';
 import { startTranscriptWatcher, type TranscriptWatcher } from '../transcripts/watcher.js';
 import type { MemoryStore } from '../store/types.js';
 import { describePid, findPortOwner } from './proc.js';
@@ -150,9 +151,11 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
       exit(0);
     })();
   };
+  const batcher = new IngestBatcher(store);
   const srv = createWorkerServer({
     ctx: {
       store, logger, health, shutdown,
+      ingest: (events) => batcher.submit(events),
       kickDrain: () => drain.kick(),
       transcripts: () => transcripts?.status(),
       spoolDepth: () => {

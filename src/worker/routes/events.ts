@@ -3,16 +3,19 @@ import { isBusyError, parseWith } from './errors.js';
 import { EventsBody } from './schemas.js';
 import type { Route } from './types.js';
 
-/** POST /api/events: one batch, one transaction; a second delivery of an event counts as a duplicate. */
+/**
+ * POST /api/events: a batch, stored with the other requests of the same tick in one transaction;
+ * a second delivery of an event counts as a duplicate.
+ */
 export const eventsRoute: Route = {
   method: 'POST',
   path: '/api/events',
   auth: true,
   bodyLimit: 'events',
-  handle: ({ body }, ctx) => {
+  handle: async ({ body }, ctx) => {
     const { events } = parseWith(EventsBody, body, 'invalid_body');
     try {
-      const result = ctx.store.ingest(events as CaptureEvent[]);
+      const result = await ctx.ingest(events as CaptureEvent[]);
       // The caller hears about rejections, and doctor counts them: no event is lost silently.
       for (const r of result.rejected) {
         const raw = JSON.stringify(events[r.index]) ?? '';

@@ -1,10 +1,13 @@
-import type { MemoryStore } from '../store/types.js';
+import type { IngestResult, MemoryStore } from '../store/types.js';
+import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { Logger } from '../logger.js';
 import type { HealthBody } from '../../shared/worker-start.js';
 
 /** What route handlers may use. */
 export interface RouteContext {
   store: MemoryStore;
+  /** Stores a batch (group-committed with concurrent requests). */
+  ingest(events: CaptureEvent[]): Promise<IngestResult>;
   logger: Logger;
   health(): HealthBody;
   /** Spool files waiting to be drained. */

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { eventKey, type CaptureEvent, type CaptureKind } from '../../shared/capture-event.js';
+import type { CaptureEvent, CaptureKind } from '../../shared/capture-event.js';
+import { eventKey } from '../../shared/event-key.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { ObservationDraft, SessionDigest, SummaryDraft } from '../observer/types.js';
 import { isEnvironmentError, StoreError } from './errors.js';

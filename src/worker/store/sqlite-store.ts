@@ -68,6 +68,7 @@ export class SqliteStore implements MemoryStore {
   private readonly stmts: StatementCache;
   private readonly deps: IngestDeps;
   private ingestor?: Ingestor;
+  private manyTxn?: Database.Transaction<(bs: unknown[][]) => IngestResult[]>;
   private ingestTxn?: Database.Transaction<(evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => IngestResult>;
   private readonly searcher: Searcher;
   private readonly timelineReader: Timeline;
@@ -148,6 +149,36 @@ export class SqliteStore implements MemoryStore {
 
   ingestWithCheckpoint(events: CaptureEvent[], checkpoint: TranscriptCheckpoint): IngestResult {
     return this.runIngest(events, checkpoint);
+  }
+
+  /**
+   * Several callers' batches in ONE transaction, each with its own result: the worker groups the
+   * requests that arrive in the same tick, so concurrent hooks share a commit. Falls back to one
+   * transaction per batch when an event fails on its own account.
+   */
+  ingestMany(batches: CaptureEvent[][]): IngestResult[] {
+    if (batches.length === 1) return [this.ingest(batches[0])];
+    const activity = new Map<string, string>();
+    this.manyTxn ??= this.db.transaction((bs: unknown[][]) =>
+      bs.map((b) => {
+        const result = this.ingestion.ingest(b, false);
+        for (const [host, at] of this.ingestion.activity) if (at > (activity.get(host) ?? '')) activity.set(host, at);
+        return result;
+      }),
+    );
+    let results: IngestResult[];
+    try {
+      results = this.manyTxn.immediate(batches);
+    } catch (err) {
+      if (!(err instanceof EventFailure)) throw err;
+      return batches.map((b) => this.ingest(b));
+    }
+    for (const [host, at] of activity) {
+      if (at > (this.activity.get(host as HostId) ?? '')) this.activity.set(host as HostId, at);
+    }
+    this.written += results.reduce((n, r) => n + r.stored, 0);
+    this.scheduleIndexing();
+    return results;
   }
 
   /**

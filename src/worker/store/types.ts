@@ -201,6 +201,8 @@ export interface StoreStats {
 export interface MemoryStore {
   /** Stores events exactly once each (idempotency keys), deriving sessions, prompts, observations, summaries. One transaction. */
   ingest(events: CaptureEvent[]): IngestResult;
+  /** Several independent batches in one transaction, one result each (group commit). Optional. */
+  ingestMany?(batches: CaptureEvent[][]): IngestResult[];
   /** Same as ingest, plus the file's checkpoint, in the same transaction: both or neither. */
   ingestWithCheckpoint(events: CaptureEvent[], checkpoint: TranscriptCheckpoint): IngestResult;
   getCheckpoint(filePath: string): TranscriptCheckpoint | undefined;

@@ -1,5 +1,5 @@
 /** Match rules: checked (with exact error paths) and compiled once into plain predicates. */
-import { stableStringify } from '../../shared/capture-event.js';
+import { stableStringify } from '../../shared/event-key.js';
 import { compilePath, readPath, type CompiledPath, type PathScope } from './json-path.js';
 import { MATCH_OPERATORS, type MatchOperator, type MatchRule } from './types.js';
 

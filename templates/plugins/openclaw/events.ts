@@ -8,7 +8,9 @@
  */
 import { isValidCwd, isValidSessionId, type CaptureEvent } from '../../../src/shared/capture-event.js';
 import { normalizeToolName } from '../../../src/shared/tool-names.js';
-import { isRecallTool, lastAssistantText } from '../pi-base/events.js';
+import { isOwnRecallTool as isRecallTool } from '../shared/api.js';
+// OpenClaw's agent runtime keeps Pi-style messages: the same reader finds the final answer.
+import { lastAssistantText } from '../pi-base/events.js';
 
 export type Ev = Record<string, unknown>;
 export interface HookCtx {

@@ -9,8 +9,10 @@ export interface HostApiSpec {
   label: string;
   /** npm package names of the host CLI (the running host is identified by its package.json). */
   packages: readonly string[];
-  /** Exact versions the extension was proven on. */
+  /** Exact versions the extension was run on end to end. */
   proven: readonly string[];
+  /** Versions checked against the host's published extension types only (not run). */
+  checked?: readonly string[];
   /** `major.minor` lines whose extension API is known: the lines of the proven versions. */
   lines: readonly string[];
 }
@@ -19,6 +21,11 @@ export interface HostApiSpec {
 export function versionLine(version: string | undefined): string | undefined {
   const m = /^(\d+)\.(\d+)\.\d+/.exec(version ?? '');
   return m ? `${m[1]}.${m[2]}` : undefined;
+}
+
+/** "18.2.3 (types checked: 18.3.4)": for log lines and doctor. */
+export function provenText(spec: HostApiSpec): string {
+  return spec.checked?.length ? `${spec.proven.join(', ')}; types checked: ${spec.checked.join(', ')}` : spec.proven.join(', ');
 }
 
 export function apiKnown(spec: HostApiSpec, version: string | undefined): boolean {

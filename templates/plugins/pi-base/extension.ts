@@ -16,7 +16,7 @@
  */
 import type { CaptureEvent } from '../../../src/shared/capture-event.js';
 import { createPluginRuntime, withinBudget, type PluginRuntime } from '../shared/api.js';
-import { apiKnown, type HostApiSpec } from './api-spec.js';
+import { apiKnown, provenText, type HostApiSpec } from './api-spec.js';
 import * as map from './events.js';
 import type { ExtensionApiLike, ExtensionContextLike } from './host-api.js';
 import { runningHostPackage, type HostPackage } from './host-package.js';
@@ -47,7 +47,7 @@ export function decideApi(spec: HostApiSpec, env: NodeJS.ProcessEnv = process.en
   if (env.CLAUDE_MEM_TRUST_HOST_API === '1') return { capture: true, found, why: 'CLAUDE_MEM_TRUST_HOST_API=1' };
   if (!found) return { capture: false, why: `could not identify the running ${spec.label} release` };
   if (!spec.packages.includes(found.name)) return { capture: false, inert: true, found, why: `loaded by ${found.name} ${found.version}, not ${spec.label}` };
-  if (!apiKnown(spec, found.version)) return { capture: false, found, why: `${spec.label} ${found.version} is not a release this extension was proven on (${spec.proven.join(', ')})` };
+  if (!apiKnown(spec, found.version)) return { capture: false, found, why: `${spec.label} ${found.version} is not a release this extension was proven on (${provenText(spec)})` };
   return { capture: true, found, why: `${spec.label} ${found.version}` };
 }
 

@@ -1,14 +1,12 @@
 /**
  * A temporary HOME with a one-commit git project and the minimal environment the host fixtures
  * were captured with (../shared/fixtures/hosts/README.md), plus helpers to run a host CLI in it
- * and to install one host through its HostModule and the change engine.
+ * and `claude-mem install` for it.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyPlan, planChanges } from '../../../src/npx-cli/engine/index.js';
-import type { HostModule, InstallContext } from '../../../src/npx-cli/hosts/types.js';
-import { DIST_BIN, REPO_ROOT, tempDir } from '../../helpers/temp.js';
+import { DIST_BIN, tempDir } from '../../helpers/temp.js';
 
 export interface HostWorld {
   home: string;
@@ -64,17 +62,9 @@ export function runIn(w: HostWorld, bin: string, args: string[], timeoutMs = 180
   });
 }
 
-/** Installs one host the way `claude-mem install` does: detect, plan, engine apply (manifest, backups). */
-export async function installHost(mod: HostModule, w: HostWorld): Promise<InstallContext> {
-  const detection = await mod.detect(w.env);
-  const ctx: InstallContext = {
-    env: w.env, home: w.home, dataDir: w.dataDir, nodePath: realpathSync(process.execPath), entryPath: DIST_BIN,
-    packageRoot: REPO_ROOT, detection, selected: [mod.id],
-  };
-  const plan = await mod.plan(ctx);
-  const files = await planChanges(plan.changes);
-  const bad = files.find((f) => f.error);
-  if (bad) throw bad.error;
-  await applyPlan(files, { manifestPath: join(w.dataDir, 'install-manifest.json'), backupsDir: join(w.dataDir, 'backups') });
-  return ctx;
+/** `claude-mem install --yes --ide <host> --json` (it also starts the worker), as a user runs it. */
+export async function claudeMemInstall(w: HostWorld, host: string): Promise<Record<string, any>> {
+  const r = await runIn(w, process.execPath, [DIST_BIN, 'install', '--yes', '--ide', host, '--json'], 120_000);
+  if (r.code !== 0) throw new Error(`claude-mem install --ide ${host} failed (${r.code}): ${r.stdout}${r.stderr}`);
+  return JSON.parse(r.stdout) as Record<string, any>;
 }
