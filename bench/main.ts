@@ -7,6 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { benchIngest } from './ingest.js';
 import { benchSearch } from './search.js';
 import { benchWorkerStart } from './worker-start.js';
+import { benchHook } from './hook.js';
+import { benchTranscripts } from './transcripts.js';
+import { benchInstall } from './install.js';
+import { benchDoctor } from './doctor.js';
 import { round } from './util.js';
 
 interface Row {
@@ -43,6 +47,30 @@ async function main(): Promise<void> {
     results[`search${n}`] = s;
     row('search', `p95 at ${n.toLocaleString('en')} observations`, `${s.p95Ms} ms (filtered ${s.filteredP95Ms} ms)`, n <= 100_000 ? '< 20 ms' : 'report', n > 100_000 || s.p95Ms < 20);
   }
+
+  const hook = await benchHook({ runs: quick ? 8 : 30 });
+  results.hook = hook;
+  const up = hook.hookUpMs / hook.nodeBaselineMs;
+  const down = hook.hookDownMs / hook.nodeBaselineMs;
+  const ctxLimit = hook.nodeBaselineMs * 1.3 + 50;
+  row('hook', 'PostToolUse, worker up vs node -e 0', `${round(up)}× (${hook.hookUpMs} vs ${hook.nodeBaselineMs} ms)`, '≤ 1.3×', up <= 1.3);
+  row('hook', 'PostToolUse, worker down (spool) vs node -e 0', `${round(down)}× (${hook.hookDownMs} ms)`, '≤ 1.5×', down <= 1.5);
+  row('hook', 'SessionStart context, 10k observations', `${hook.contextMs} ms`, `≤ 1.3× node + 50 ms (${round(ctxLimit, 1)} ms)`, hook.contextMs <= ctxLimit);
+
+  const tr = await benchTranscripts({ targetMb: quick ? 5 : 50, latencySamples: quick ? 15 : 60 });
+  results.transcripts = tr;
+  row('watcher', 'JSONL through schema + ingest', `${tr.mbPerSec} MB/s (eval only ${tr.evalOnlyMbPerSec})`, '≥ 50 MB/s', tr.mbPerSec >= 50);
+  row('watcher', 'append → stored row, p95', `${tr.appendToRowP95Ms} ms`, '< 300 ms', tr.appendToRowP95Ms < 300);
+  const appendRatio = tr.bigFileAppendMs / tr.smallFileAppendMs;
+  row('watcher', 'one-line append: 1 GB file vs small file', `${round(appendRatio)}× (${tr.bigFileAppendMs} vs ${tr.smallFileAppendMs} ms)`, '≈ 1× (≤ 1.5×)', appendRatio <= 1.5);
+
+  const inst = await benchInstall(quick ? 3 : 7);
+  results.install = inst;
+  row('install', 'install --yes, all 18 hosts (no worker start)', `${Math.round(inst.allHostsMs)} ms (cpu ${Math.round(inst.cpuMs)} ms)`, '< 1000 ms', inst.allHostsMs < 1000);
+
+  const doc = await benchDoctor(quick ? 2 : 5);
+  results.doctor = doc;
+  row('doctor', `doctor, all hosts (${doc.checks} checks)`, `${Math.round(doc.doctorMs)} ms`, '< 2000 ms', doc.doctorMs < 2000);
 
   writeFileSync('bench-results.json', JSON.stringify({ ...results, rows }, null, 2) + '\n');
   const missed = rows.filter((r) => !r.pass).length;

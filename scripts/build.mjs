@@ -37,13 +37,20 @@ await build({
 
 const entries = { cli: 'src/npx-cli/main.ts', worker: 'src/worker/main.ts' };
 if (existsSync('bench/main.ts')) entries.bench = 'bench/main.ts';
+// commander is bundled: every command parses its arguments with it, and loaded from node_modules
+// (a CommonJS package behind an ESM wrapper) it alone costs about as much as node's own start-up.
+// Its require() of node built-ins needs a real require in these ESM files, hence the banner.
+const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
+const bundled = new Set(['commander']);
+const external = Object.keys(dependencies).filter((d) => !bundled.has(d)).flatMap((d) => [d, `${d}/*`]);
 await build({
   ...common,
   entryPoints: entries,
   outdir: 'dist',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  packages: 'external',
+  external,
+  banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
 
 chmodSync('dist/bin.js', 0o755);

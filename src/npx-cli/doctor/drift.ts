@@ -35,7 +35,7 @@ export function hostDrifted(f: PlannedFile, host: string): boolean {
 const MAX_DIFF_LINES = 60;
 
 function clipDiff(diff: string): string {
-  const lines = diff.trimEnd().split('\n');
+  const lines = diff.trimEnd().split('\n').filter((l) => !/^(Index: |={20,}$)/.test(l));
   return lines.length <= MAX_DIFF_LINES ? lines.join('\n') : [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more line(s)`].join('\n');
 }
 

@@ -36,7 +36,7 @@ async function callSearch(ctx: DoctorContext, launch: McpLaunch): Promise<McpRes
   try {
     await within(client.connect(transport), ctx.probeTimeoutMs, 'starting the MCP server');
     const left = Math.max(200, ctx.probeTimeoutMs - ms());
-    const r = await within(client.callTool({ name: 'mem_search', arguments: { query: 'claude-mem doctor probe', limit: 1 } }), left, 'mem_search');
+    const r = await within(client.callTool({ name: 'mem_search', arguments: { query: 'mcp round trip', limit: 1 } }), left, 'mem_search');
     const results = (r.structuredContent as { results?: unknown } | undefined)?.results;
     if (r.isError) return { ok: false, text: `mem_search answered an error: ${JSON.stringify(r.content).slice(0, 300)}`, ms: ms() };
     if (!Array.isArray(results)) return { ok: false, text: 'mem_search answered without a results list', ms: ms() };

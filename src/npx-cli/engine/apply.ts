@@ -1,4 +1,4 @@
-/** applyPlan: backups, atomic writes, and the manifest kept in step with each file. */
+/** applyPlan: backups, atomic writes, and the manifest: durable pending records first, applied ones at the end. */
 import { backup, readState, removeFile, sha256, writeAtomicAsync } from './fs.js';
 import { loadManifest, mergeRecords, saveManifest, serializeManifest } from './manifest.js';
 import { asEngineError, type PlannedFile } from './plan.js';
@@ -38,24 +38,27 @@ function entriesOf(m: Manifest, f: PlannedFile): ManifestFile[] {
 
 const PARALLEL = 8;
 
-async function writeOne(f: PlannedFile, m: Manifest, opts: ApplyOptions, summary: ApplySummary): Promise<void> {
+/** The user's file is backed up once, before our first change to it; the pending record names the backup. */
+function backupOnce(f: PlannedFile, m: Manifest, opts: ApplyOptions, summary: ApplySummary): void {
+  const entries = entriesOf(m, f);
+  if (!f.existed || f.before === null || entries.some((e) => e.backup)) return;
+  const file = backup(opts.backupsDir, f.path, f.before);
+  summary.backups.push(file);
+  entries.forEach((e) => (e.backup = file));
+}
+
+async function writeOne(f: PlannedFile, m: Manifest, summary: ApplySummary): Promise<void> {
   try {
-    const entries = entriesOf(m, f);
-    // The user's file is backed up once, before our first change to it.
-    if (f.existed && f.before !== null && !entries.some((e) => e.backup)) {
-      const file = backup(opts.backupsDir, f.path, f.before);
-      summary.backups.push(file);
-      entries.forEach((e) => (e.backup = file));
-    }
     if (readState(f.path).text !== f.before) throw new Error('the file changed while installing; run the command again');
     if (f.after === null) removeFile(f.path);
     else await writeAtomicAsync(f.path, f.after, f.mode);
-    for (const e of entries) {
+    // Marked in memory; the manifest is saved once at the end (the durable pending record already
+    // makes a re-run after a crash correct: that file is then found in place, a no-op).
+    const hashAfter = f.after === null ? null : sha256(f.after);
+    for (const e of entriesOf(m, f)) {
       e.state = 'applied';
-      e.hashAfter = f.after === null ? null : sha256(f.after);
+      e.hashAfter = hashAfter;
     }
-    // The durable pending record already makes a re-run correct; this update only marks progress.
-    saveManifest(opts.manifestPath, m, false);
     summary.written.push(f.path);
   } catch (e) {
     summary.failed.push({ path: f.path, hosts: f.hosts, error: asEngineError(f.path, e) });
@@ -63,9 +66,10 @@ async function writeOne(f: PlannedFile, m: Manifest, opts: ApplyOptions, summary
 }
 
 /**
- * Writes the plan. The manifest first records every change as pending (with what it replaces),
- * then each file is written and its entry marked applied: after a crash each file is old or
- * new, and running install again finishes the job with the right "previous" values.
+ * Writes the plan. The manifest first records every change as pending (with what it replaces and
+ * the backup of each file it changes), durably, before any file is touched; then the files are
+ * written and the manifest saved once more with them marked applied. After a crash each file is
+ * old or new, and running install again finishes the job with the right "previous" values.
  */
 export async function applyPlan(plan: readonly PlannedFile[], opts: ApplyOptions): Promise<ApplySummary> {
   const summary: ApplySummary = { written: [], unchanged: [], backups: [], failed: [] };
@@ -84,30 +88,42 @@ export async function applyPlan(plan: readonly PlannedFile[], opts: ApplyOptions
       }
     }
   }
+  const queue: PlannedFile[] = [];
+  for (const f of todo) {
+    if (!f.changed) {
+      summary.unchanged.push(f.path);
+      continue;
+    }
+    try {
+      backupOnce(f, m, opts, summary);
+      queue.push(f);
+    } catch (e) {
+      summary.failed.push({ path: f.path, hosts: f.hosts, error: asEngineError(f.path, e) });
+    }
+  }
   if (serializeManifest(m) !== original) saveManifest(opts.manifestPath, m);
 
-  // Files are written a few at a time (their fsyncs overlap); each one's manifest entry is
-  // marked applied as soon as its rename is done.
-  const queue = todo.filter((f) => {
-    if (!f.changed) summary.unchanged.push(f.path);
-    return f.changed;
-  });
+  // Files are written a few at a time (their fsyncs overlap).
   const inFlight = new Set<Promise<void>>();
   let crash: unknown;
-  for (let index = 0; index < queue.length; index++) {
-    const f = queue[index];
-    try {
-      opts.beforeWrite?.(f.path, index);
-    } catch (e) {
-      crash = e;
-      break;
+  try {
+    for (let index = 0; index < queue.length; index++) {
+      const f = queue[index];
+      try {
+        opts.beforeWrite?.(f.path, index);
+      } catch (e) {
+        crash = e;
+        break;
+      }
+      const job = writeOne(f, m, summary).finally(() => inFlight.delete(job));
+      inFlight.add(job);
+      if (inFlight.size >= PARALLEL) await Promise.race(inFlight);
     }
-    const job = writeOne(f, m, opts, summary).finally(() => inFlight.delete(job));
-    inFlight.add(job);
-    if (inFlight.size >= PARALLEL) await Promise.race(inFlight);
+    await Promise.all(inFlight);
+  } finally {
+    // Even when stopped early: what was written is recorded as applied.
+    if (summary.written.length > 0) saveManifest(opts.manifestPath, m);
   }
-  await Promise.all(inFlight);
   if (crash !== undefined) throw crash;
-  if (summary.written.length > 0) saveManifest(opts.manifestPath, m);
   return summary;
 }

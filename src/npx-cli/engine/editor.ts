@@ -1,4 +1,5 @@
-import type { Change, ChangeRecord, FileFormat } from './types.js';
+import { sha256 } from './fs.js';
+import type { Change, ChangeRecord, FileFormat, StoredFileChange } from './types.js';
 
 export interface ApplyResult {
   text: string;
@@ -49,8 +50,13 @@ export function changeId(c: Change | ChangeRecord['change']): string {
   }
 }
 
-/** The change as stored in the manifest (file and host are its keys there). */
+/** The change as stored in the manifest (file and host are its keys there; a whole file by its digest). */
 export function storedChange(c: Change): ChangeRecord['change'] {
+  if (c.kind === 'file') return storedFile(c.content, c.mode);
   const { file: _file, host: _host, ...rest } = c;
   return rest as ChangeRecord['change'];
+}
+
+export function storedFile(content: string, mode?: number): StoredFileChange {
+  return { kind: 'file', sha256: sha256(content), size: Buffer.byteLength(content, 'utf8'), ...(mode !== undefined && { mode }) };
 }

@@ -1,10 +1,11 @@
 /** install-manifest.json: every change install made, per host and file, enough to undo it exactly. */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { storedFile } from './editor.js';
 import { ConfigConflictError } from './errors.js';
-import { removeFile, writeAtomic } from './fs.js';
+import { removeFile, sha256, writeAtomic } from './fs.js';
 import { deepEqual } from './match.js';
-import type { ChangeRecord, Manifest, ManifestFile, PlannedRecord } from './types.js';
+import type { ChangeRecord, Manifest, ManifestFile, PlannedRecord, StoredChange, StoredFileChange } from './types.js';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
@@ -23,11 +24,58 @@ export function loadManifest(path: string): Manifest {
   if (data?.schemaVersion !== MANIFEST_SCHEMA_VERSION || typeof data.hosts !== 'object') {
     throw new ConfigConflictError(path, `${path}: unsupported manifest schema ${String(data?.schemaVersion)}`, 'Use the claude-mem version that wrote it to uninstall, or upgrade claude-mem.');
   }
+  for (const host of Object.values(data.hosts)) {
+    for (const [file, entry] of Object.entries(host?.files ?? {})) {
+      for (const r of entry?.changes ?? []) if (r?.change?.kind === 'file') contentOnDemand(r.change, file);
+    }
+  }
   return data;
 }
 
+/**
+ * Readers that want a whole file's text (doctor re-plans recorded changes, reads the paths they
+ * name) find it in `content` as before: read on first use from the file itself, which is exactly
+ * what we wrote as long as its digest matches; undefined once it was changed or removed.
+ */
+function contentOnDemand(c: StoredFileChange, file: string): void {
+  if (typeof c.content === 'string' || typeof c.sha256 !== 'string') return;
+  let text: string | undefined | null = null;
+  Object.defineProperty(c, 'content', {
+    enumerable: true,
+    configurable: true,
+    get: () => (text === null ? (text = readIfWritten(file, c)) : text),
+    set: (v: string | undefined) => {
+      text = v;
+    },
+  });
+}
+
+function readIfWritten(file: string, c: StoredFileChange): string | undefined {
+  try {
+    const buf = readFileSync(file);
+    return buf.length === c.size && sha256(buf) === c.sha256 ? buf.toString('utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whole files as digests (older manifests kept their text): the manifest stays a few KB. */
+function compactChange(c: StoredChange): StoredChange {
+  if (c.kind !== 'file') return c;
+  if (typeof c.sha256 === 'string' && typeof c.size === 'number') return { kind: 'file', sha256: c.sha256, size: c.size, ...(c.mode !== undefined && { mode: c.mode }) };
+  return storedFile(c.content ?? '', c.mode);
+}
+
 export function serializeManifest(m: Manifest): string {
-  return `${JSON.stringify(m, null, 2)}\n`;
+  const hosts: Manifest['hosts'] = {};
+  for (const [id, host] of Object.entries(m.hosts)) {
+    const files: Record<string, ManifestFile> = {};
+    for (const [file, entry] of Object.entries(host.files)) {
+      files[file] = { ...entry, changes: entry.changes.map((r) => (r.change.kind === 'file' ? { ...r, change: compactChange(r.change) } : r)) };
+    }
+    hosts[id] = { ...host, files };
+  }
+  return `${JSON.stringify({ ...m, hosts }, null, 2)}\n`;
 }
 
 /** Writes the manifest atomically (0600); an empty one is removed instead of left behind. */

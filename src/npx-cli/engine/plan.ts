@@ -1,11 +1,11 @@
-/** planChanges: every file's new text and diff, computed before anything is written. */
+/** planChanges: every file's new text (and, on first read, its diff), computed before anything is written. */
 import { dirname, resolve } from 'node:path';
-import { changeId, formatOf, storedChange } from './editor.js';
+import { changeId, formatOf, storedChange, storedFile } from './editor.js';
 import { ConfigConflictError, EngineError } from './errors.js';
-import { unifiedDiff } from './diff.js';
+import { withLazyDiff } from './diff.js';
 import { missingDirs, readState, sha256, type FileState } from './fs.js';
 import { editorFor } from './registry.js';
-import type { Change, FileChange, FileFormat, PlannedRecord } from './types.js';
+import type { Change, FileChange, FileFormat, PlannedRecord, StoredFileChange } from './types.js';
 
 export interface PlannedFile {
   path: string;
@@ -19,6 +19,7 @@ export interface PlannedFile {
   changed: boolean;
   /** Mode to write (whole files we own); otherwise the file keeps its own. */
   mode?: number;
+  /** Unified diff from `before` to `after` ('' when unchanged); computed on first read. */
   diff: string;
   records: PlannedRecord[];
   /** Directories that writing this file would create. */
@@ -34,8 +35,19 @@ export function asEngineError(file: string, e: unknown): EngineError {
   return new ConfigConflictError(file, `${file}: ${(e as Error)?.message ?? String(e)}`, 'Check the file by hand; run with --dry-run to see the planned change.');
 }
 
-function planWholeFile(state: FileState, c: FileChange): { after: string; records: PlannedRecord[]; mode?: number } {
-  const same = state.text === c.content && (c.mode === undefined || state.mode === c.mode);
+function planWholeFile(path: string, state: FileState, c: FileChange): { after: string; records: PlannedRecord[]; mode?: number } {
+  const modeOk = c.mode === undefined || state.mode === c.mode;
+  if (typeof c.content !== 'string') {
+    // A change re-planned from the manifest, which keeps a whole file's digest, not its text:
+    // in place is a no-op; anything else has nothing to be written back from.
+    const digest = (c as Partial<StoredFileChange>).sha256;
+    if (!(state.exists && digest && modeOk && sha256(state.text!) === digest)) {
+      throw new ConfigConflictError(path, `${path} ${state.exists ? 'changed' : 'was removed'} since install (the install manifest keeps only its digest)`, `Run \`claude-mem install --ide ${c.host}\` to write it again.`);
+    }
+    const record = { id: changeId(c), change: storedFile(state.text!, c.mode), previous: { present: false as const }, created: [] };
+    return { after: state.text!, mode: c.mode, records: [{ host: c.host, noop: true, record }] };
+  }
+  const same = state.text === c.content && modeOk;
   const previous = state.exists ? { present: true as const, value: null, hash: sha256(state.text!) } : { present: false as const };
   return {
     after: c.content,
@@ -58,7 +70,7 @@ async function planFile(path: string, changes: readonly Change[]): Promise<Plann
     let mode: number | undefined;
     let records: PlannedRecord[] = [];
     if (format === 'file') {
-      ({ after, records, mode } = planWholeFile(state, changes[0] as FileChange));
+      ({ after, records, mode } = planWholeFile(path, state, changes[0] as FileChange));
     } else {
       after = state.text ?? '';
       const editor = await editorFor(format);
@@ -69,15 +81,14 @@ async function planFile(path: string, changes: readonly Change[]): Promise<Plann
       }
     }
     const changed = !state.exists || after !== state.text || (mode !== undefined && mode !== state.mode);
-    return {
+    return withLazyDiff({
       ...base,
       after,
       changed,
       ...(mode !== undefined && { mode }),
-      diff: changed ? unifiedDiff(path, state.text, after) : '',
       records,
       createdDirs: state.exists ? [] : missingDirs(dirname(path)),
-    };
+    }, state.text);
   } catch (e) {
     return { ...base, error: asEngineError(path, e) };
   }

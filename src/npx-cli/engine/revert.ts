@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { formatOf } from './editor.js';
-import { unifiedDiff } from './diff.js';
+import { withLazyDiff } from './diff.js';
 import { readState, removeEmptyDirs, removeFile, sha256, writeAtomic } from './fs.js';
 import { loadManifest, saveManifest } from './manifest.js';
 import { asEngineError, type PlannedFile } from './plan.js';
@@ -57,15 +57,14 @@ async function planFileRevert(m: Manifest, path: string, hosts: string[]): Promi
     if (text !== null && editor && ours && others.length === 0 && editor.isEmpty(text)) text = null;
     const after = text;
     const changed = after !== state.text;
-    return {
+    return withLazyDiff({
       ...base,
       existed: true,
       before: state.text,
       after,
       changed,
-      diff: changed ? unifiedDiff(path, state.text, after) : '',
       createdDirs: after === null ? own.flatMap(({ entry }) => entry.createdDirs) : [],
-    };
+    }, state.text);
   } catch (e) {
     return { ...base, error: asEngineError(path, e) };
   }

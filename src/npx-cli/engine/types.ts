@@ -104,8 +104,27 @@ export type ChangeKind = Change['kind'];
 /** TOML has no null: values are strings, numbers, booleans, arrays and tables. */
 export type TomlData = string | number | boolean | readonly TomlData[] | { readonly [k: string]: TomlData };
 
+/**
+ * A whole file as the manifest keeps it: its digest and size, not its text (a plugin bundle is
+ * ~80 KB, and the manifest is rewritten on every install). Undoing it only needs to know whether
+ * the file still holds what we wrote; a file we replaced is put back from its backup.
+ */
+export interface StoredFileChange {
+  kind: 'file';
+  /** sha256 (hex) of the text we wrote. */
+  sha256: string;
+  /** Its length in UTF-8 bytes. */
+  size: number;
+  mode?: number;
+  /**
+   * The text itself: kept by older manifests; on a loaded record, read on first use from the file
+   * when it still holds exactly what we wrote (undefined otherwise). Never written back.
+   */
+  content?: string;
+}
+
 /** A change without its file/host (those are the manifest's keys). */
-export type StoredChange = DistributiveOmit<Change, 'file' | 'host'>;
+export type StoredChange = DistributiveOmit<Exclude<Change, FileChange>, 'file' | 'host'> | StoredFileChange;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type Previous =

@@ -1,0 +1,166 @@
+/**
+ * A scripted Gemini API (generativelanguage `v1beta`) on 127.0.0.1 for driving Gemini CLI offline
+ * through `GOOGLE_GEMINI_BASE_URL`, the way ../shared/fixtures/hosts/gemini-cli was captured. It
+ * answers `models/<model>:streamGenerateContent?alt=sse` with Server-Sent Events (one
+ * GenerateContentResponse per `data:` line), `:generateContent` with JSON and `:countTokens` with a
+ * rough count, and records every request.
+ *
+ * The script: a request that offers the scripted function, and whose conversation holds no
+ * functionResponse yet, gets one call of it (by default the shell:
+ * `run_shell_command {"command":"echo hello-from-mock"}`); every other request gets "All done.".
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface GeminiPart {
+  text?: string;
+  functionCall?: { name?: string; args?: Record<string, unknown>; id?: string };
+  functionResponse?: { name?: string; id?: string; response?: Record<string, unknown> };
+}
+
+export interface GeminiContent {
+  role?: string;
+  parts?: GeminiPart[];
+}
+
+export interface GeminiBody {
+  contents?: GeminiContent[];
+  systemInstruction?: GeminiContent | string;
+  tools?: { functionDeclarations?: { name?: string }[] }[];
+  generationConfig?: Record<string, unknown>;
+}
+
+export interface RecordedGeminiRequest {
+  method: string;
+  url: string;
+  /** `streamGenerateContent`, `generateContent`, `countTokens`, … (the part after the colon). */
+  action: string;
+  body: GeminiBody;
+  /** The raw body text, for "does this request carry X" checks. */
+  text: string;
+  at: number;
+}
+
+export interface ScriptedFunctionCall {
+  /** The function name as the host declares it (`run_shell_command` for Gemini CLI's shell). */
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface FakeGemini {
+  /** For GOOGLE_GEMINI_BASE_URL (no path: the client adds `/v1beta/...`). */
+  baseUrl: string;
+  requests: RecordedGeminiRequest[];
+  /** The model turns: streamGenerateContent and generateContent requests. */
+  generateRequests(): RecordedGeminiRequest[];
+  /** The function call to make once per turn; null = text only. */
+  call: ScriptedFunctionCall | null;
+  /** The final answer. */
+  answer: string;
+  close(): Promise<void>;
+}
+
+export function declaresFunction(body: GeminiBody, name: string): boolean {
+  return (body.tools ?? []).some((t) => (t?.functionDeclarations ?? []).some((f) => f?.name === name));
+}
+
+export function hasFunctionResponse(body: GeminiBody): boolean {
+  return (body.contents ?? []).some((c) => (c?.parts ?? []).some((p) => p?.functionResponse !== undefined));
+}
+
+/** Every text part of the user turns, in order. */
+export function userTexts(body: GeminiBody): string[] {
+  return (body.contents ?? []).filter((c) => c?.role === 'user').flatMap((c) => (c.parts ?? []).map((p) => p?.text).filter((t): t is string => typeof t === 'string'));
+}
+
+/** The `output` of every functionResponse, in order. */
+export function functionOutputs(body: GeminiBody): string[] {
+  return (body.contents ?? []).flatMap((c) => (c?.parts ?? []).flatMap((p) => {
+    const r = p?.functionResponse?.response;
+    if (!r) return [];
+    return [typeof r.output === 'string' ? r.output : JSON.stringify(r)];
+  }));
+}
+
+const USAGE = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+
+function response(parts: GeminiPart[], finish: string | null, model: string): Record<string, unknown> {
+  return {
+    candidates: [{ content: { role: 'model', parts }, ...(finish ? { finishReason: finish } : {}), index: 0 }],
+    usageMetadata: USAGE,
+    modelVersion: model,
+  };
+}
+
+export async function startFakeGemini(): Promise<FakeGemini> {
+  const fake: FakeGemini = {
+    baseUrl: '',
+    requests: [],
+    generateRequests: () => fake.requests.filter((r) => r.method === 'POST' && (r.action === 'streamGenerateContent' || r.action === 'generateContent')),
+    call: { name: 'run_shell_command', args: { command: 'echo hello-from-mock' } },
+    answer: 'All done.',
+    close: async () => {},
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
+    let body: GeminiBody = {};
+    try {
+      body = text ? (JSON.parse(text) as GeminiBody) : {};
+    } catch {
+      // Recorded as text.
+    }
+    const path = (req.url ?? '').split('?')[0];
+    const m = /\/models\/([^/:]+):([A-Za-z]+)$/.exec(path);
+    const model = m ? decodeURIComponent(m[1]) : 'mock-model';
+    const action = m?.[2] ?? '';
+    fake.requests.push({ method: req.method ?? '', url: req.url ?? '', action, body, text, at: Date.now() });
+
+    if (req.method === 'POST' && (action === 'streamGenerateContent' || action === 'generateContent')) {
+      const call = fake.call;
+      const parts: GeminiPart[] = call && declaresFunction(body, call.name) && !hasFunctionResponse(body)
+        ? [{ functionCall: { name: call.name, args: call.args } }]
+        : [{ text: fake.answer }];
+      if (action === 'generateContent') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(response(parts, 'STOP', model)));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      if (parts[0].text !== undefined) {
+        // The text in two chunks, the way the real API streams it; the last one finishes the turn.
+        const t = parts[0].text;
+        const cut = Math.max(1, Math.floor(t.length / 2));
+        res.write(`data: ${JSON.stringify(response([{ text: t.slice(0, cut) }], null, model))}\r\n\r\n`);
+        res.write(`data: ${JSON.stringify(response([{ text: t.slice(cut) }], 'STOP', model))}\r\n\r\n`);
+      } else {
+        res.write(`data: ${JSON.stringify(response(parts, 'STOP', model))}\r\n\r\n`);
+      }
+      res.end();
+      return;
+    }
+    if (req.method === 'POST' && action === 'countTokens') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ totalTokens: Math.ceil(text.length / 4) }));
+      return;
+    }
+    if (req.method === 'GET' && /\/models\/?$/.test(path)) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ models: [{ name: 'models/mock-model', displayName: 'Mock model', supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'] }] }));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${path}`, status: 'NOT_FOUND' } }));
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  fake.baseUrl = `http://127.0.0.1:${port}`;
+  fake.close = () => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+  return fake;
+}
