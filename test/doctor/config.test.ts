@@ -29,7 +29,7 @@ beforeAll(() => {
   settings = join(h.home, '.claude', 'settings.json');
   mkdirSync(join(h.home, '.claude'), { recursive: true });
   writeFileSync(settings, USER_FILE);
-  installAll(h, 'claude-code,codex,cursor');
+  installAll(h, 'claude-code,codex,cursor,copilot');
 }, 120_000);
 
 afterAll(() => stopWorker(h));
@@ -97,6 +97,23 @@ describe('doctor on host files', () => {
     expect(trip.status).toBe('fail');
     expect(trip.evidence).toMatch(/^timed out: `sleep 30; .* hook claude-code PostToolUse` did not finish within 3000 ms/);
     writeFileSync(settings, before);
+  }, 60_000);
+
+  it('names a changed file that is wholly ours (a hooks file of its own), and --fix writes it again', () => {
+    const file = join(h.home, '.copilot', 'hooks', 'claude-mem.json');
+    const before = readFileSync(file, 'utf8');
+    writeFileSync(file, before.replace(/"postToolUse": \[[^\]]*\],?/, ''));
+    const { status, report } = doctor(h, ['--ide', 'copilot']);
+    expect(status).toBe(1);
+    const drift = find(report, 'copilot.drift');
+    expect(drift.status).toBe('fail');
+    expect(drift.evidence).toContain(file);
+    expect(drift.fix).toContain('claude-mem doctor --fix --ide copilot');
+    expect(find(report, 'copilot.round-trip').status).toBe('fail');
+    const fixed = doctor(h, ['--ide', 'copilot', '--fix']);
+    expect(fixed.report.fixed.map((f) => [f.id, f.ok])).toEqual([['copilot.drift', true]]);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(fixed.status).toBe(0);
   }, 60_000);
 
   it('names an unparseable file with line and column, and --fix leaves it alone', () => {

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { HOST_IDS, resolveHostList, type HostId } from '../../shared/hosts.js';
 import { UsageError, eprintln, setExit } from '../output.js';
-import { canPrompt, withFix } from '../install/tty.js';
+import { canPrompt } from '../install/tty.js';
 
 interface InstallOpts {
   yes?: boolean;
@@ -62,6 +62,7 @@ export function register(program: Command): void {
           + 'Pass --yes to install the hosts found on this machine, --ide <ids...> to choose, or --dry-run to see the plan.');
       }
       const { prepare, detectedIds } = await import('../install/plan.js');
+      const { withFix } = await import('../install/errors.js');
       const prepared = await prepare(env).catch((e: unknown) => {
         throw withFix(e);
       });

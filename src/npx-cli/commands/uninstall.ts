@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { HOST_IDS, resolveHostList, type HostId } from '../../shared/hosts.js';
 import { UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
-import { canPrompt, withFix } from '../install/tty.js';
+import { canPrompt } from '../install/tty.js';
 
 interface UninstallOpts {
   ide?: string[];
@@ -52,6 +52,7 @@ export function register(program: Command): void {
         throw new UsageError(`no terminal to confirm (stdin is not a TTY, CI is set, or --json). Pass --yes${opts.purge ? '' : ' or --ide <ids...>'}, or --dry-run to see what would change.`);
       }
       const { runUninstall: run } = await import('../install/uninstall.js');
+      const { withFix } = await import('../install/errors.js');
       const runUninstall = (o: Parameters<typeof run>[0]) => run(o).catch((e: unknown) => {
         throw withFix(e);
       });

@@ -52,7 +52,10 @@ export async function planHosts(ctx: DoctorContext, hosts: readonly HostId[]): P
 
 export function driftChecks(s: HostFilesState): Check[] {
   const { host, plans } = s;
-  const broken = plans.filter((f) => f.error);
+  // A whole file of ours is kept in the manifest by its digest: once changed it cannot be
+  // re-planned, and the engine says so. That is drift, not a file that fails to parse.
+  const replaced = plans.filter((f) => f.error && f.format === 'file');
+  const broken = plans.filter((f) => f.error && f.format !== 'file');
   const drifted = plans.filter((f) => hostDrifted(f, host));
   const out: Check[] = [];
   out.push(broken.length
@@ -62,12 +65,19 @@ export function driftChecks(s: HostFilesState): Check[] {
       fix: broken.map((f) => f.error!.fix).join(' '),
     }
     : { id: `${host}.parse`, area: 'hosts', host, status: 'ok', evidence: plans.length ? `${plans.length} file(s) parse` : 'no files of its own' });
-  if (drifted.length) {
+  if (drifted.length || replaced.length) {
+    const what = [
+      ...(drifted.length ? ["puts back only claude-mem's entries; your other edits stay"] : []),
+      ...(replaced.length ? [`writes ${replaced.map((f) => f.path).join(', ')} again (wholly claude-mem's)`] : []),
+    ];
     out.push({
       id: `${host}.drift`, area: 'hosts', host, status: 'fail',
-      evidence: drifted.map((f) => (f.existed ? `claude-mem's entries in ${f.path} are missing or changed` : `${f.path} is gone`)).join('; '),
-      fix: `claude-mem doctor --fix --ide ${host} (puts back only claude-mem's entries; your other edits stay)`,
-      detail: clipDiff(drifted.map((f) => f.diff).join('')),
+      evidence: [
+        ...drifted.map((f) => (f.existed ? `claude-mem's entries in ${f.path} are missing or changed` : `${f.path} is gone`)),
+        ...replaced.map((f) => f.error!.message),
+      ].join('; '),
+      fix: `claude-mem doctor --fix --ide ${host} (${what.join('; ')})`,
+      ...(drifted.length && { detail: clipDiff(drifted.map((f) => f.diff).join('')) }),
     });
   } else {
     const checked = plans.length - broken.length;

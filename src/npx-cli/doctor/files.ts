@@ -32,7 +32,8 @@ export function recordedValues(changes: readonly Change[]): unknown[] {
       case 'toml-array-entry':
         return c.entry;
       case 'file':
-        return tryParse(c.content, c.file);
+        // The manifest may keep only a whole file's digest: then read what is there now.
+        return typeof c.content === 'string' ? tryParse(c.content, c.file) : parseHostFile(c.file);
       case 'text-block':
         return tryParse(c.content, c.file) ?? c.content;
       default:

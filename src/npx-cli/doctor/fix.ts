@@ -10,7 +10,8 @@ import { listSpool } from '../../shared/spool.js';
 import { SPOOL_STALE_MS } from './capture.js';
 import type { DoctorContext } from './context.js';
 import { modeProblems } from './data.js';
-import { repairDrift } from './drift.js';
+import { planHosts, repairDrift } from './drift.js';
+import { regenerateFiles } from './regenerate.js';
 import { errorText } from './timebox.js';
 import type { Check, Fixed } from './types.js';
 
@@ -30,13 +31,18 @@ function fixPermissions(ctx: DoctorContext): Fixed[] {
 async function fixDrift(ctx: DoctorContext, checks: readonly Check[]): Promise<Fixed[]> {
   const hosts = checks.filter((c) => c.id.endsWith('.drift') && c.status === 'fail' && c.host).map((c) => c.host as HostId);
   const out: Fixed[] = [];
+  if (hosts.length === 0) return out;
+  const states = await planHosts(ctx, hosts);
   // One host at a time: hosts may share a file, and each apply updates the manifest.
-  for (const host of hosts) {
+  for (const { host, plans } of states) {
     const id = `${host}.drift`;
     try {
-      const r = await repairDrift(ctx, [host]);
-      for (const f of r.written) out.push({ id, ok: true, action: `re-applied claude-mem's entries in ${f} (the rest of the file is unchanged)` });
-      for (const f of r.failed) out.push({ id, ok: false, action: `could not write ${f}` });
+      const entries = await repairDrift(ctx, [host]);
+      for (const f of entries.written) out.push({ id, ok: true, action: `re-applied claude-mem's entries in ${f} (the rest of the file is unchanged)` });
+      const whole = plans.filter((f) => f.error && f.format === 'file').map((f) => f.path);
+      const files = whole.length ? await regenerateFiles(ctx, host, whole) : { written: [], failed: [] };
+      for (const f of files.written) out.push({ id, ok: true, action: `wrote ${f} again (a file wholly claude-mem's)` });
+      for (const f of [...entries.failed, ...files.failed]) out.push({ id, ok: false, action: `could not write ${f}` });
     } catch (e) {
       out.push({ id, ok: false, action: `re-applying failed: ${errorText(e)}` });
     }

@@ -37,7 +37,7 @@ export async function hookRoundTrip(ctx: DoctorContext, host: HostId, commands: 
   const base = { id, area: 'hosts' as const, host };
   const cmd = commands.find((c) => c.event === spec.event);
   if (!cmd) {
-    return { check: { ...base, status: 'fail', evidence: `no claude-mem hook for ${spec.event} in the host's files, so its tool calls are not captured`, fix: `claude-mem doctor --fix --ide ${host}` } };
+    return { check: { ...base, status: 'fail', evidence: `no claude-mem hook for ${spec.event} in the host's files, so its tool calls are not captured`, fix: `see ${host}.drift (claude-mem doctor --fix --ide ${host} puts the hooks back)` } };
   }
   const st = await ctx.worker();
   if (st.state !== 'running') {
