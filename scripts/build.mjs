@@ -1,5 +1,5 @@
 // Builds dist/: a tiny dispatcher (bin.js), the hook as its own dependency-free bundle,
-// and the CLI/worker/bench sharing chunks. Runtime dependencies stay in node_modules.
+// and the CLI/worker/bench sharing chunks. Runtime dependencies stay in node_modules (commander aside, see below).
 import { build } from 'esbuild';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 
@@ -43,6 +43,18 @@ if (existsSync('bench/main.ts')) entries.bench = 'bench/main.ts';
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 const bundled = new Set(['commander']);
 const external = Object.keys(dependencies).filter((d) => !bundled.has(d)).flatMap((d) => [d, `${d}/*`]);
+// commander requires node:child_process when it loads, only to spawn stand-alone executable
+// subcommands (claude-mem has none): it gets a stand-in that loads the module on first use.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
 await build({
   ...common,
   entryPoints: entries,
@@ -50,6 +62,7 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   external,
+  plugins: [lazyChildProcess],
   banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
 

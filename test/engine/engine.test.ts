@@ -119,6 +119,19 @@ describe('engine', () => {
     expect([settings, codex, goose].map(read)).toEqual(originals);
   });
 
+  it('the durable pending record names each backup before any file is written, and diffs wait until read', async () => {
+    const ctx = setup();
+    const { changes, codex, originals } = fixture(ctx);
+    const plan = await planChanges(changes);
+    let seen: ReturnType<typeof loadManifest> | undefined;
+    await expect(applyPlan(plan, { ...ctx, beforeWrite: (_p, i) => { if (i === 0) { seen = loadManifest(ctx.manifestPath); throw new Error('killed'); } } })).rejects.toThrow('killed');
+    const entry = seen!.hosts.codex.files[codex];
+    expect(entry.state).toBe('pending');
+    expect(readFileSync(entry.backup!, 'utf8')).toBe(originals[1]);
+    expect(Object.getOwnPropertyDescriptor(plan[1], 'diff')?.get).toBeTypeOf('function');
+    expect(plan[1].diff).toContain('[mcp_servers.claude-mem]');
+  });
+
   it('keeps a config file\'s mode and writes through a symlink (dotfile managers)', async () => {
     const ctx = setup();
     const real = write(join(ctx.dir, 'dotfiles', 'settings.json'), '{}\n');

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigConflictError, planChanges, type Change } from '../../src/npx-cli/engine/index.js';
+import { ConfigConflictError, loadManifest, planChanges, type Change } from '../../src/npx-cli/engine/index.js';
+import type { StoredFileChange } from '../../src/npx-cli/engine/types.js';
 import { install, lifeCycle, read, setup, uninstall, write } from './helpers.js';
 
 const block = (file: string, content: string, id = 'context'): Change => ({ kind: 'text-block', file, host: 'copilot', id, content });
@@ -83,6 +85,53 @@ describe('file', () => {
     const r = await uninstall(ctx);
     expect(read(file)).toBe('export default { mine: true };\n');
     expect(r.files[0].notes).toEqual(['changed after install; left as is']);
+  });
+
+  it('keeps a whole file in the manifest by digest and size, not its text; readers still get the text while it is unchanged', async () => {
+    const ctx = setup();
+    const file = join(ctx.dir, 'plugins', 'claude-mem.js');
+    const content = `// plugin\n${'x'.repeat(50_000)}\n`;
+    await install(ctx, [plugin(file, content)]);
+    const raw = read(ctx.manifestPath);
+    expect(raw.length).toBeLessThan(5_000);
+    expect(raw).not.toContain('xxxxxxxxxx');
+    const recorded = () => loadManifest(ctx.manifestPath).hosts.opencode.files[file].changes[0].change as StoredFileChange;
+    expect(recorded()).toMatchObject({ kind: 'file', sha256: createHash('sha256').update(content).digest('hex'), size: Buffer.byteLength(content) });
+    expect(recorded().content).toBe(content);
+    write(file, 'mine\n');
+    expect(recorded().content).toBeUndefined();
+  });
+
+  it('re-planning a recorded whole file: a no-op while unchanged; once changed, refused with the way to write it again', async () => {
+    const ctx = setup();
+    const file = join(ctx.dir, 'claude-mem.js');
+    await install(ctx, [plugin(file)]);
+    const recorded = (): Change[] => Object.entries(loadManifest(ctx.manifestPath).hosts.opencode.files)
+      .flatMap(([f, e]) => e.changes.map((r) => ({ ...r.change, file: f, host: 'opencode' }) as Change));
+    const same = await planChanges(recorded());
+    expect(same[0]).toMatchObject({ changed: false, diff: '' });
+    expect(same[0].error).toBeUndefined();
+    write(file, 'mine\n');
+    const changed = await planChanges(recorded());
+    expect(changed[0].error).toBeInstanceOf(ConfigConflictError);
+    expect(changed[0].error!.fix).toContain('claude-mem install --ide opencode');
+    expect(read(file)).toBe('mine\n');
+  });
+
+  it('uninstalls from an older manifest that kept the whole text, and compacts it on the next write', async () => {
+    const ctx = setup();
+    const file = join(ctx.dir, 'claude-mem.js');
+    const other = join(ctx.dir, 'other.js');
+    await install(ctx, [plugin(file), { ...plugin(other), host: 'pi' }]);
+    const m = JSON.parse(read(ctx.manifestPath)) as { hosts: Record<string, { files: Record<string, { changes: Array<{ change: Record<string, unknown> }> }> }> };
+    for (const h of Object.values(m.hosts)) for (const f of Object.values(h.files)) for (const r of f.changes) r.change = { kind: 'file', content: 'export default {};\n' };
+    write(ctx.manifestPath, JSON.stringify(m, null, 2));
+    await uninstall(ctx, ['opencode']);
+    expect(existsSync(file)).toBe(false);
+    expect(loadManifest(ctx.manifestPath).hosts.pi.files[other].changes[0].change).toMatchObject({ kind: 'file', sha256: expect.any(String), size: 19 });
+    expect(read(ctx.manifestPath)).not.toContain('export default');
+    await uninstall(ctx);
+    expect(existsSync(other)).toBe(false);
   });
 
   it('puts back a file it replaced, from the backup', async () => {

@@ -3,26 +3,11 @@
  * database, read-only, when the worker cannot be reached. Loaded only when the command runs.
  */
 import { existsSync } from 'node:fs';
-import { resolveHostId } from '../../shared/hosts.js';
 import { dataPaths, type DataPaths } from '../../shared/paths.js';
 import { workerError, workerRequest } from '../../shared/worker-client.js';
 import { ensureWorker } from '../../shared/worker-start.js';
 import type { SearchHit, SearchQuery } from '../../worker/store/types.js';
-import { SEARCH_TYPES, type SearchOpts } from '../commands/search.js';
 import { CliError, UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
-
-function toQuery(words: string[], o: SearchOpts): SearchQuery {
-  const host = o.host === undefined ? undefined : resolveHostId(o.host);
-  if (o.host !== undefined && !host) throw new UsageError(`unknown host "${o.host}"`);
-  if (o.type !== undefined && !(SEARCH_TYPES as readonly string[]).includes(o.type)) throw new UsageError(`--type must be one of ${SEARCH_TYPES.join(', ')}`);
-  for (const [name, v] of [['--since', o.since], ['--until', o.until]] as const) {
-    if (v !== undefined && Number.isNaN(Date.parse(v))) throw new UsageError(`${name} must be an ISO date or time (e.g. 2025-01-31), got "${v}"`);
-  }
-  return {
-    query: words.join(' ').trim(), project: o.project, host, type: o.type as SearchQuery['type'],
-    since: o.since, until: o.until, file: o.file, limit: o.limit, offset: o.offset,
-  };
-}
 
 type Via = { via: 'worker' } | { via: 'database'; why: string };
 
@@ -64,9 +49,9 @@ export function formatHit(h: SearchHit): string {
   return `${style.bold(id.padEnd(7))}  ${style.dim(date)}  ${h.host.padEnd(11)}  ${h.title}`;
 }
 
-export async function runSearch(words: string[], opts: SearchOpts): Promise<void> {
+/** Runs a validated query (see commands/search.ts); `json` picks the output. */
+export async function runSearch(q: SearchQuery, opts: { json?: boolean }): Promise<void> {
   const paths = dataPaths();
-  const q = toQuery(words, opts);
   let hits: SearchHit[];
   let via: Via;
   const w = await viaWorker(paths, q);

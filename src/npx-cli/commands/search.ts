@@ -3,11 +3,13 @@
  * database, read-only, when the worker cannot be reached.
  */
 import type { Command } from 'commander';
-import { intOption } from '../output.js';
+import { resolveHostId } from '../../shared/hosts.js';
+import type { SearchQuery } from '../../worker/store/types.js';
+import { UsageError, intOption } from '../output.js';
 
-export const SEARCH_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'summary'] as const;
+const SEARCH_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'summary'] as const;
 
-export interface SearchOpts {
+interface SearchOpts {
   project?: string;
   host?: string;
   type?: string;
@@ -19,7 +21,21 @@ export interface SearchOpts {
   json?: boolean;
 }
 
-// Only the options live here: the worker client and the store load when the command runs.
+/** Checks the arguments (usage errors, exit 2) before anything is loaded. */
+function toQuery(words: string[], o: SearchOpts): SearchQuery {
+  const host = o.host === undefined ? undefined : resolveHostId(o.host);
+  if (o.host !== undefined && !host) throw new UsageError(`unknown host "${o.host}"`);
+  if (o.type !== undefined && !(SEARCH_TYPES as readonly string[]).includes(o.type)) throw new UsageError(`--type must be one of ${SEARCH_TYPES.join(', ')}`);
+  for (const [name, v] of [['--since', o.since], ['--until', o.until]] as const) {
+    if (v !== undefined && Number.isNaN(Date.parse(v))) throw new UsageError(`${name} must be an ISO date or time (e.g. 2025-01-31), got "${v}"`);
+  }
+  return {
+    query: words.join(' ').trim(), project: o.project, host, type: o.type as SearchQuery['type'],
+    since: o.since, until: o.until, file: o.file, limit: o.limit, offset: o.offset,
+  };
+}
+
+// The worker client and the store load only when the command runs.
 export function register(program: Command): void {
   program
     .command('search')
@@ -35,7 +51,8 @@ export function register(program: Command): void {
     .option('--offset <n>', 'skip this many results', intOption(0, 1_000_000))
     .option('--json', 'machine-readable output')
     .action(async (words: string[], opts: SearchOpts) => {
+      const q = toQuery(words, opts);
       const { runSearch } = await import('../actions/search.js');
-      await runSearch(words, opts);
+      await runSearch(q, opts);
     });
 }

@@ -1,8 +1,8 @@
 /** The declarative change engine: plan (dry run), apply, revert. Host modules only describe changes. */
 export type {
   Change, ChangeKind, ChangeRecord, CommentStyle, EntryMatcher, FileChange, FileFormat, JsonArrayUpsertChange, JsonSetChange,
-  HostMeta, KeyPath, Manifest, ManifestFile, ManifestHost, MatchRule, PlannedRecord, Previous, TextBlockChange, TomlArrayEntryChange, TomlData,
-  TomlSetChange, TomlTableChange, YamlSetChange,
+  HostMeta, KeyPath, Manifest, ManifestFile, ManifestHost, MatchRule, PlannedRecord, Previous, StoredChange, StoredFileChange, TextBlockChange,
+  TomlArrayEntryChange, TomlData, TomlSetChange, TomlTableChange, YamlSetChange,
 } from './types.js';
 export { ConfigConflictError, ConfigParseError, EngineError } from './errors.js';
 export { planChanges, failedHosts, type PlannedFile } from './plan.js';
