@@ -316,7 +316,8 @@ export async function ensureWorker(opts: EnsureOptions): Promise<EnsureResult> {
     if (Date.now() >= deadline) {
       return { ok: false, state: 'starting', reason: spawnedPid ? `worker (pid ${spawnedPid}) is starting` : 'another process is starting the worker' };
     }
-    await sleep(Math.min(50, Math.max(1, deadline - Date.now())));
+    // A short poll: a starting worker is usually healthy within a few hundred ms.
+    await sleep(Math.min(15, Math.max(1, deadline - Date.now())));
     const now = await checkHealth(paths, probeMs);
     if (now.ok) {
       // The worker normally removes the lock itself; this covers it listening before the handover.
