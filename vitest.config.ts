@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: ['default'],
+    // The JSON report feeds the plain closing line printed by scripts/test-summary.mjs.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.test-results.json' },
   },
 });
