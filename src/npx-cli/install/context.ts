@@ -24,14 +24,8 @@ export function packageRoot(): string {
   }
 }
 
-export interface BaseContext {
-  env: Env;
-  home: string;
-  dataDir: string;
-  nodePath: string;
-  entryPath: string;
-  packageRoot: string;
-}
+/** What every host module's context shares, before detection and selection are known. */
+export type BaseContext = Pick<InstallContext, 'env' | 'home' | 'dataDir' | 'nodePath' | 'entryPath' | 'packageRoot'>;
 
 export function baseContext(env: Env): BaseContext {
   const root = packageRoot();
