@@ -9,7 +9,7 @@
  *  - uninstall puts config.toml back byte for byte (trust entries included).
  * Skipped, loudly and counted, only when the registry is unreachable.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { DIST_BIN, tempDir } from '../helpers/temp.js';
 import { cleanupWorker, ensureBuilt, queryDb, waitFor } from '../hook-runtime/helpers.js';
 import { startFakeResponses, type FakeResponses } from './support/fake-responses.js';
 import { ensureHostPackage, warnSkip, type HostInstall } from './support/host-cache.js';
+import { spawnCollect } from '../helpers/spawn.js';
 
 const CLAUDE_CODE = { id: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' };
 const CODEX = { id: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex' };
@@ -31,19 +32,7 @@ interface World {
 }
 
 function run(bin: string, args: string[], w: World, timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: w.project, env: w.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return spawnCollect(bin, args, { cwd: w.project, env: w.env, timeoutMs });
 }
 
 /** HOME, project and environment as in the fixture READMEs, with both hosts' binaries on PATH. */

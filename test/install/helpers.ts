@@ -1,9 +1,10 @@
 /** Driving the built CLI against a temporary HOME that holds realistic host configs. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { DIST_BIN, REPO_ROOT, tempHome } from '../helpers/temp.js';
+import { spawnCollect } from '../helpers/spawn.js';
 
 export { tempHome };
 
@@ -44,20 +45,7 @@ export function cli(env: NodeJS.ProcessEnv, args: string[], opts: { input?: stri
 
 /** The same, asynchronous (for tests whose process serves HTTP meanwhile). */
 export function cliAsync(env: NodeJS.ProcessEnv, args: string[], timeoutMs = 120_000): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [DIST_BIN, ...args], { env, cwd: env.HOME, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - t0 });
-    });
-  });
+  return spawnCollect(process.execPath, [DIST_BIN, ...args], { cwd: env.HOME, env, timeoutMs });
 }
 
 export function write(path: string, text: string): string {

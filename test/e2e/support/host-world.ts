@@ -3,10 +3,11 @@
  * were captured with (../shared/fixtures/hosts/README.md), plus helpers to run a host CLI in it
  * and `claude-mem install` for it.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_BIN, tempDir } from '../../helpers/temp.js';
+import { spawnCollect } from '../../helpers/spawn.js';
 
 export interface HostWorld {
   home: string;
@@ -46,20 +47,7 @@ export interface Run {
 
 /** Runs a host CLI in the project with stdin closed; async so in-process fake servers keep serving. */
 export function runIn(w: HostWorld, bin: string, args: string[], timeoutMs = 180_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const child = spawn(bin, args, { cwd: w.project, env: w.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - t0 });
-    });
-  });
+  return spawnCollect(bin, args, { cwd: w.project, env: w.env, timeoutMs });
 }
 
 /** `claude-mem install --yes --ide <host> --json` (it also starts the worker), as a user runs it. */
