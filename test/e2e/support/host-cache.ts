@@ -1,7 +1,6 @@
 /**
  * Real host CLIs for end-to-end tests, installed once from the npm registry into a cache outside
- * the repository and reused by every run. Tests replace HOME, so the cache is located from the
- * real account (os.userInfo) or CLAUDE_MEM_HOST_CACHE, never from process.env.HOME.
+ * the repository and outside any home directory, reused by every run (see hostCacheRoot).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,27 +23,31 @@ export type HostInstall = { ok: true; dir: string; binPath: string } | { ok: fal
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 const LOCK_STALE_MS = INSTALL_TIMEOUT_MS + 60_000;
 
-function realHome(): string | undefined {
-  try {
-    return userInfo().homedir || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
+/**
+ * Outside the repository and outside every home directory (tests never touch the real HOME):
+ * CLAUDE_MEM_HOST_CACHE, else a per-user folder in /var/tmp (kept across reboots), else tmpdir.
+ */
 export function hostCacheRoot(): string {
   if (process.env.CLAUDE_MEM_HOST_CACHE) return process.env.CLAUDE_MEM_HOST_CACHE;
-  const home = realHome();
-  const candidate = home ? join(home, '.cache', 'claude-mem-hosts') : undefined;
-  if (candidate) {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  for (const candidate of [join('/var/tmp', `claude-mem-host-cache-${uid}`), join(tmpdir(), `claude-mem-host-cache-${uid}`)]) {
     try {
-      mkdirSync(candidate, { recursive: true });
+      mkdirSync(candidate, { recursive: true, mode: 0o700 });
       return candidate;
     } catch {
-      // Read-only home: fall through.
+      // Not writable here: try the next place.
     }
   }
   return join(tmpdir(), 'claude-mem-host-cache');
+}
+
+/** npm itself runs with the account's own npm config (registry, certificates); nothing of ours is written there. */
+function npmHome(): string | undefined {
+  try {
+    return userInfo().homedir || process.env.HOME;
+  } catch {
+    return process.env.HOME;
+  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -116,7 +119,7 @@ export async function ensureHostPackage(p: HostPackage): Promise<HostInstall> {
     if (existsSync(marker) && existsSync(binPath)) return { ok: true, dir, binPath };
     mkdirSync(dir, { recursive: true });
     // npm reads the real user's config and cache: the registry mirror a developer set up applies.
-    const env = { ...process.env, HOME: realHome() ?? process.env.HOME, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+    const env = { ...process.env, HOME: npmHome(), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const r = await run(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', `${p.pkg}@${p.version}`], env);
     if (r.code !== 0 || !existsSync(binPath)) {
