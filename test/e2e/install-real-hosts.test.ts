@@ -19,6 +19,7 @@ import { cleanupWorker, ensureBuilt, queryDb, waitFor } from '../hook-runtime/he
 import { startFakeResponses, type FakeResponses } from './support/fake-responses.js';
 import { ensureHostPackage, warnSkip, type HostInstall } from './support/host-cache.js';
 import { spawnCollect } from '../helpers/spawn.js';
+import { scriptFor } from './support/model-script.js';
 
 const CLAUDE_CODE = { id: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' };
 const CODEX = { id: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex' };
@@ -99,6 +100,7 @@ describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${C
     const claudeBin = claude.binPath;
     const codexBin = codex.binPath;
     fake = await startFakeResponses();
+    fake.script = scriptFor([{ name: 'exec_command', args: { cmd: 'echo hello-from-mock' } }]);
     const w = (world = makeWorld(fake, claudeBin, codexBin));
     const originalConfig = readFileSync(w.codexConfig, 'utf8');
 

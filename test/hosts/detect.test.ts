@@ -1,5 +1,5 @@
 /** detect(): evidence from directories (with each host's override variable), binaries on PATH and a cheap version. */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cheapVersion, findBinary, parseVersion } from '../../src/npx-cli/hosts/common/detect.js';
@@ -33,6 +33,25 @@ describe('detect', () => {
     const cursor = await hostModule('cursor').detect(h.env);
     expect(cursor.installed).toBe(true);
     expect(cursor.version).toBeUndefined();
+  });
+
+  it('reads the version of an npm-installed host from its package.json, without running it', async () => {
+    const h = makeHome([]);
+    // Like `npm i -g @github/copilot`: bin/copilot links into node_modules/@github/copilot.
+    const pkg = join(dirname(h.bin), 'lib', 'node_modules', '@github', 'copilot');
+    mkdirSync(join(pkg, 'bin'), { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@github/copilot', version: '1.0.102' }));
+    const ran = join(dirname(h.bin), 'copilot-ran');
+    const script = join(pkg, 'bin', 'copilot');
+    writeFileSync(script, `#!/bin/sh\ntouch "${ran}"\necho 0.0.1\n`, { mode: 0o755 });
+    symlinkSync(script, join(h.bin, 'copilot'));
+    const d = await hostModule('copilot').detect(h.env);
+    expect(d).toMatchObject({ installed: true, version: '1.0.102' });
+    expect(existsSync(ran), 'the host was started to read its version').toBe(false);
+    // Outside an npm package, `--version` still answers.
+    rmSync(join(h.bin, 'copilot'));
+    fakeBinary(h, 'copilot', 'echo "GitHub Copilot CLI 1.0.99"');
+    expect((await hostModule('copilot').detect(h.env)).version).toBe('1.0.99');
   });
 
   it('skips the version of a slow binary and ignores non-executable and relative PATH entries', async () => {

@@ -35,6 +35,7 @@ export function detectClaudeCode(env: Env) {
     files: [claudeJsonPath(env, home)],
     binaries: ['claude'],
     version: true,
+    npmPackages: ['@anthropic-ai/claude-code'],
   }, env);
 }
 

@@ -31,6 +31,7 @@ export function detectCodex(env: Env) {
     dirs: [{ path: codexHome(env), env: env.CODEX_HOME ? 'CODEX_HOME' : undefined }],
     binaries: ['codex'],
     version: true,
+    npmPackages: ['@openai/codex'],
   }, env);
 }
 

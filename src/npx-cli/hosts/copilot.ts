@@ -39,6 +39,7 @@ export const copilot: HostModule = {
     dirs: [{ path: copilotHome(env), env: env.COPILOT_HOME ? 'COPILOT_HOME' : undefined }],
     binaries: ['copilot'],
     version: true,
+    npmPackages: ['@github/copilot'],
   }, env),
   async plan(ctx: InstallContext) {
     const dir = copilotHome(ctx.env, ctx.home);

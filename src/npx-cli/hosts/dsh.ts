@@ -18,7 +18,8 @@ import { MCP_KEY, mcpServer } from './common/command.js';
 import { findBinary, probe } from './common/detect.js';
 import { envDir } from './common/paths.js';
 import { readText } from './common/read.js';
-import { binaryPackageVersion, pluginDirChanges, pluginRuntimeCheck } from './pi.js';
+import { binaryPackageVersion } from './common/detect.js';
+import { pluginDirChanges, pluginRuntimeCheck } from './pi.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
 
 export const DSH_MCP_PACKAGE = '@deepseek-ai/dsh-mcp-client';

@@ -37,6 +37,7 @@ export const gemini: HostModule = {
       files: [join(dir, 'settings.json'), join(dir, 'projects.json')],
       binaries: ['gemini'],
       version: true,
+      npmPackages: ['@google/gemini-cli'],
     }, env);
   },
   async plan(ctx: InstallContext) {

@@ -14,7 +14,8 @@ import { expandHome, homeDir, type Env } from '../../shared/paths.js';
 import { MCP_KEY, mcpServer } from './common/command.js';
 import { envDir } from './common/paths.js';
 import { asRecord, readJsonc } from './common/read.js';
-import { binaryPackageVersion, pluginDirChanges, pluginRuntimeCheck } from './pi.js';
+import { binaryPackageVersion } from './common/detect.js';
+import { pluginDirChanges, pluginRuntimeCheck } from './pi.js';
 import { findBinary, probe } from './common/detect.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
 

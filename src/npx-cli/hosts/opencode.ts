@@ -16,10 +16,9 @@ import { join } from 'node:path';
 import type { Change, FileChange, JsonSetChange } from '../engine/index.js';
 import { homeDir, type Env } from '../../shared/paths.js';
 import { MCP_KEY } from './common/command.js';
-import { cheapVersion, findBinary, isDir, probe } from './common/detect.js';
+import { binaryPackageVersion, cheapVersion, findBinary, isDir, probe } from './common/detect.js';
 import { xdgDir } from './common/paths.js';
 import { asRecord, readJsonc } from './common/read.js';
-import { binaryPackageVersion } from './pi.js';
 import type { Detection, HostCheck, HostModule, InstallContext } from './types.js';
 
 export type OpencodePluginApi = 'v1' | 'v2';

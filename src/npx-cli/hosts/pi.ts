@@ -3,14 +3,14 @@
  * (default `~/.pi/agent`). Pi has no MCP by design, so the extension both captures (prompt, tool
  * calls, session start/end, compaction) and registers the five recall tools natively.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FileChange } from '../engine/index.js';
 import type { HostId } from '../../shared/hosts.js';
 import { homeDir, type Env } from '../../shared/paths.js';
 import { PI_API } from '../../../templates/plugins/pi/api.js';
 import { apiKnown, provenText, versionLine, type HostApiSpec } from '../../../templates/plugins/pi-base/api-spec.js';
-import { findBinary, probe } from './common/detect.js';
+import { binaryPackageVersion, findBinary, probe } from './common/detect.js';
 import { envDir } from './common/paths.js';
 import type { HostCheck, HostModule, InstallContext } from './types.js';
 
@@ -38,32 +38,6 @@ export function pluginDirChanges(ctx: InstallContext, host: HostId, dir: string,
   const config = { host, dataDir: ctx.dataDir, nodePath: ctx.nodePath, entryPath: ctx.entryPath };
   files.push({ kind: 'file', file: join(dir, PLUGIN_CONFIG_FILE), host, content: `${JSON.stringify(config, null, 2)}\n` });
   return files;
-}
-
-/**
- * The version of the npm package a binary on PATH belongs to, read from its package.json (Pi
- * takes seconds to answer `--version`; reading the file is instant and exact). Undefined for a
- * binary outside an npm package (a compiled build).
- */
-export function binaryPackageVersion(bin: string | undefined, packages: readonly string[]): string | undefined {
-  if (!bin) return undefined;
-  try {
-    let dir = dirname(realpathSync(bin));
-    for (let i = 0; i < 6; i++) {
-      try {
-        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-        if (pkg.name && packages.includes(pkg.name)) return typeof pkg.version === 'string' ? pkg.version : undefined;
-      } catch {
-        // No package.json here: keep walking up.
-      }
-      const up = dirname(dir);
-      if (up === dir) break;
-      dir = up;
-    }
-  } catch {
-    // Broken link.
-  }
-  return undefined;
 }
 
 /** Dirs and binary as evidence, the version from the binary's own package. */

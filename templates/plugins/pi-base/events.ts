@@ -11,7 +11,7 @@
 import { isValidCwd, isValidSessionId, SESSION_ID_RE, type CaptureEvent } from '../../../src/shared/capture-event.js';
 import type { HostId } from '../../../src/shared/hosts.js';
 import { normalizeToolName } from '../../../src/shared/tool-names.js';
-import { isOwnRecallTool } from '../shared/api.js';
+import { isOwnRecallCall } from '../shared/api.js';
 import type { ExtensionContextLike } from './host-api.js';
 
 export interface SessionRef {
@@ -22,8 +22,8 @@ export interface SessionRef {
   isSubagent?: boolean;
 }
 
-/** Our own recall tools (native, or through MCP): calling them is not work worth remembering. */
-export const isRecallTool = isOwnRecallTool;
+/** Our own recall tools (native, through MCP, or as an OMP `xd://` device): calling them is not work worth remembering. */
+export const isRecallCall = isOwnRecallCall;
 
 /** Host tool names the shared vocabulary does not know. */
 const HOST_TOOLS: Partial<Record<HostId, Record<string, string>>> = {
@@ -91,7 +91,7 @@ export function prompt(host: HostId, s: SessionRef, event: Record<string, unknow
 export function toolUse(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent | undefined {
   const id = str(event.toolCallId);
   const raw = str(event.toolName);
-  if (!id || !raw || isRecallTool(raw)) return undefined;
+  if (!id || !raw || isRecallCall(raw, event.args ?? event.input)) return undefined;
   return { ...base(host, 'tool_use', s, at), toolUseId: id, toolName: toolName(host, raw), rawToolName: raw, toolInput: event.args ?? event.input };
 }
 
@@ -99,7 +99,7 @@ export function toolUse(host: HostId, s: SessionRef, event: Record<string, unkno
 export function toolResult(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent | undefined {
   const id = str(event.toolCallId);
   const raw = str(event.toolName);
-  if (!id || !raw || isRecallTool(raw)) return undefined;
+  if (!id || !raw || isRecallCall(raw, event.input ?? event.args)) return undefined;
   const response: Record<string, unknown> = { content: event.content };
   if (event.details !== undefined) response.details = event.details;
   return {

@@ -16,7 +16,7 @@
  *   each batch is acknowledged by the worker (POST /api/events) or fsynced to the spool; batches go
  *   out in call order. Batches still in flight when the process exits are spooled synchronously.
  *   Returns a promise that never rejects; plugins usually await it with a small cap (withinBudget).
- *   Helpers: `baseEvent(...)`, `isOwnRecallTool(name)` (do not capture our own recall calls).
+ *   Helpers: `baseEvent(...)`, `isOwnRecallTool(name)` / `isOwnRecallCall(name, input)` (do not capture our own recall calls).
  * Flush — `rt.flush(ms = 2000)`: waits for deliveries in flight (call it from the host's
  *   dispose/shutdown hook).
  * Context — `rt.context({ cwd, sessionId }, budgetMs?)`: the worker's GET /api/context text for
@@ -34,6 +34,6 @@ export { createPluginRuntime, DEFAULT_FLUSH_MS, type PluginRuntime, type Runtime
 export { PLUGIN_CONFIG_FILE, readInstallConfig, moduleDir, type InstallConfig } from './config.js';
 export type { ContextKey } from './context.js';
 export type { RecallCallContext } from './recall.js';
-export { RECALL_TOOLS, RECALL_TOOL_NAMES, isOwnRecallTool, isRecallToolName, type RecallToolName, type RecallToolSpec } from './recall-specs.js';
+export { RECALL_TOOLS, RECALL_TOOL_NAMES, isOwnRecallCall, isOwnRecallTool, isRecallToolName, type RecallToolName, type RecallToolSpec } from './recall-specs.js';
 export { guard, withinBudget } from './guard.js';
 export { baseEvent, type EventBase } from './events.js';

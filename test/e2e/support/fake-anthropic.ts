@@ -1,12 +1,13 @@
 /**
  * A scripted Anthropic Messages API on 127.0.0.1 for driving real hosts offline. It streams
- * Server-Sent Events like the real API and records every request. The script: a request whose
- * conversation has no tool result yet gets one Bash tool call (`echo hello-from-mock`); once the
- * tool result came back, it answers "All done.".
+ * Server-Sent Events like the real API (JSON when `stream` is false) and records every request.
+ * It follows a ModelScript (model-script.ts): one scripted tool call per request, counted by the
+ * tool results already in the conversation, then the final answer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
 export interface RecordedRequest {
   method: string;
@@ -24,10 +25,8 @@ export interface FakeAnthropic {
   requests: RecordedRequest[];
   /** Requests to POST /v1/messages only. */
   messageRequests(): RecordedRequest[];
-  /** The command the scripted tool call asks for (default `echo hello-from-mock`). */
-  command: string;
-  /** When false, every turn is answered with text only. */
-  useTool: boolean;
+  /** What the model does in each conversation (default: text only). */
+  script: ModelScript;
   close(): Promise<void>;
 }
 
@@ -35,15 +34,19 @@ type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; na
 
 const id = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
-function hasToolResult(body: { messages?: { content?: unknown }[] }): boolean {
-  return (body.messages ?? []).some(
-    (m) => Array.isArray(m.content) && m.content.some((c: { type?: string }) => c?.type === 'tool_result'),
+interface MessagesBody {
+  messages?: { content?: unknown }[];
+  tools?: { name?: string }[];
+}
+
+function toolResultCount(body: MessagesBody): number {
+  return (body.messages ?? []).reduce(
+    (n, m) => n + (Array.isArray(m.content) ? m.content.filter((c: { type?: string }) => c?.type === 'tool_result').length : 0),
+    0,
   );
 }
 
-function offersBash(body: { tools?: { name?: string }[] }): boolean {
-  return (body.tools ?? []).some((t) => t?.name === 'Bash');
-}
+const offers = (body: MessagesBody) => (name: string) => (body.tools ?? []).some((t) => t?.name === name);
 
 function sse(res: ServerResponse, event: string, data: unknown): void {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -80,7 +83,7 @@ function jsonMessage(res: ServerResponse, model: string, block: Block): void {
 
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   const requests: RecordedRequest[] = [];
-  const state = { command: 'echo hello-from-mock', useTool: true };
+  const state = { script: scriptFor() };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -110,10 +113,10 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
         return;
       }
       const model = typeof body.model === 'string' ? body.model : 'mock-model';
-      const wantTool = state.useTool && offersBash(body) && !hasToolResult(body);
-      const block: Block = wantTool
-        ? { type: 'tool_use', id: id('toolu'), name: 'Bash', input: { command: state.command } }
-        : { type: 'text', text: 'All done.' };
+      const call = nextCall(state.script, offers(body as MessagesBody), toolResultCount(body as MessagesBody));
+      const block: Block = call
+        ? { type: 'tool_use', id: id('toolu'), name: call.name, input: call.args }
+        : { type: 'text', text: state.script.answer };
       if (body.stream === true) streamMessage(res, model, block);
       else jsonMessage(res, model, block);
     });
@@ -125,17 +128,11 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     port,
     requests,
     messageRequests: () => requests.filter((r) => r.method === 'POST' && r.url.split('?')[0] === '/v1/messages'),
-    get command() {
-      return state.command;
+    get script() {
+      return state.script;
     },
-    set command(v: string) {
-      state.command = v;
-    },
-    get useTool() {
-      return state.useTool;
-    },
-    set useTool(v: boolean) {
-      state.useTool = v;
+    set script(v: ModelScript) {
+      state.script = v;
     },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -5,12 +5,12 @@
  * GenerateContentResponse per `data:` line), `:generateContent` with JSON and `:countTokens` with a
  * rough count, and records every request.
  *
- * The script: a request that offers the scripted function, and whose conversation holds no
- * functionResponse yet, gets one call of it (by default the shell:
- * `run_shell_command {"command":"echo hello-from-mock"}`); every other request gets "All done.".
+ * It follows a ModelScript (model-script.ts): one scripted function call per request, counted by
+ * the functionResponse parts already in the conversation, then the final answer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
 export interface GeminiPart {
   text?: string;
@@ -41,22 +41,14 @@ export interface RecordedGeminiRequest {
   at: number;
 }
 
-export interface ScriptedFunctionCall {
-  /** The function name as the host declares it (`run_shell_command` for Gemini CLI's shell). */
-  name: string;
-  args: Record<string, unknown>;
-}
-
 export interface FakeGemini {
   /** For GOOGLE_GEMINI_BASE_URL (no path: the client adds `/v1beta/...`). */
   baseUrl: string;
   requests: RecordedGeminiRequest[];
   /** The model turns: streamGenerateContent and generateContent requests. */
   generateRequests(): RecordedGeminiRequest[];
-  /** The function call to make once per turn; null = text only. */
-  call: ScriptedFunctionCall | null;
-  /** The final answer. */
-  answer: string;
+  /** What the model does in each conversation (default: text only). */
+  script: ModelScript;
   close(): Promise<void>;
 }
 
@@ -64,8 +56,8 @@ export function declaresFunction(body: GeminiBody, name: string): boolean {
   return (body.tools ?? []).some((t) => (t?.functionDeclarations ?? []).some((f) => f?.name === name));
 }
 
-export function hasFunctionResponse(body: GeminiBody): boolean {
-  return (body.contents ?? []).some((c) => (c?.parts ?? []).some((p) => p?.functionResponse !== undefined));
+function functionResponseCount(body: GeminiBody): number {
+  return (body.contents ?? []).reduce((n, c) => n + (c?.parts ?? []).filter((p) => p?.functionResponse !== undefined).length, 0);
 }
 
 /** Every text part of the user turns, in order. */
@@ -97,8 +89,7 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     baseUrl: '',
     requests: [],
     generateRequests: () => fake.requests.filter((r) => r.method === 'POST' && (r.action === 'streamGenerateContent' || r.action === 'generateContent')),
-    call: { name: 'run_shell_command', args: { command: 'echo hello-from-mock' } },
-    answer: 'All done.',
+    script: scriptFor(),
     close: async () => {},
   };
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
@@ -115,10 +106,10 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     fake.requests.push({ method: req.method ?? '', url: req.url ?? '', action, body, text, at: Date.now() });
 
     if (req.method === 'POST' && (action === 'streamGenerateContent' || action === 'generateContent')) {
-      const call = fake.call;
-      const parts: GeminiPart[] = call && declaresFunction(body, call.name) && !hasFunctionResponse(body)
+      const call = nextCall(fake.script, (name) => declaresFunction(body, name), functionResponseCount(body));
+      const parts: GeminiPart[] = call
         ? [{ functionCall: { name: call.name, args: call.args } }]
-        : [{ text: fake.answer }];
+        : [{ text: fake.script.answer }];
       if (action === 'generateContent') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(response(parts, 'STOP', model)));

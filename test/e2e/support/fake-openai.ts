@@ -5,13 +5,14 @@
  * (or answers JSON when `stream` is false) and records every request. For the Responses API see
  * fake-responses.ts.
  *
- * The script: a request that offers the scripted tool, and whose conversation has no tool result
- * yet, gets one call of it (by default the shell: `bash {"command":"echo hello-from-mock"}`);
- * every other request (the title request, the one carrying the tool result) gets "All done.".
+ * It follows a ModelScript (model-script.ts): one scripted tool call per request, counted by the
+ * `role: tool` messages already in the conversation, then the final answer (also the answer to
+ * side requests such as titles, which offer no tools).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
 export interface RecordedChatRequest {
   method: string;
@@ -36,22 +37,14 @@ export interface ChatBody {
   tools?: { type?: string; function?: { name?: string } }[];
 }
 
-export interface ScriptedCall {
-  /** The tool name as the host offers it (`bash` for OpenCode's shell). */
-  name: string;
-  args: Record<string, unknown>;
-}
-
 export interface FakeOpenAI {
   /** Base URL for the provider's `baseURL` (ends in /v1). */
   baseUrl: string;
   requests: RecordedChatRequest[];
   /** POST /v1/chat/completions only. */
   chatRequests(): RecordedChatRequest[];
-  /** The tool call to make once per turn; null = text only. */
-  call: ScriptedCall | null;
-  /** The final answer. */
-  answer: string;
+  /** What the model does in each conversation (default: text only). */
+  script: ModelScript;
   close(): Promise<void>;
 }
 
@@ -61,8 +54,8 @@ export function offersTool(body: ChatBody, name: string): boolean {
   return (body.tools ?? []).some((t) => t?.function?.name === name);
 }
 
-export function hasToolResult(body: ChatBody): boolean {
-  return (body.messages ?? []).some((m) => m?.role === 'tool');
+function toolResultCount(body: ChatBody): number {
+  return (body.messages ?? []).filter((m) => m?.role === 'tool').length;
 }
 
 /** The text of every `role: tool` message, in order. */
@@ -117,8 +110,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     baseUrl: '',
     requests: [],
     chatRequests: () => fake.requests.filter((r) => r.method === 'POST' && r.url.split('?')[0].endsWith('/chat/completions')),
-    call: { name: 'bash', args: { command: 'echo hello-from-mock' } },
-    answer: 'All done.',
+    script: scriptFor(),
     close: async () => {},
   };
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
@@ -132,10 +124,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'POST' && path.endsWith('/chat/completions')) {
       const model = typeof body.model === 'string' ? body.model : 'mock-model';
-      const call = fake.call;
-      const reply: Reply = call && offersTool(body, call.name) && !hasToolResult(body)
+      const call = nextCall(fake.script, (name) => offersTool(body, name), toolResultCount(body));
+      const reply: Reply = call
         ? { kind: 'tool', id: rid('call'), name: call.name, args: JSON.stringify(call.args) }
-        : { kind: 'text', text: fake.answer };
+        : { kind: 'text', text: fake.script.answer };
       if (body.stream === true) streamReply(res, model, reply);
       else jsonReply(res, model, reply);
       return;

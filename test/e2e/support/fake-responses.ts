@@ -1,12 +1,13 @@
 /**
  * A scripted OpenAI Responses API on 127.0.0.1 for driving the real Codex CLI offline (the way
  * ../shared/fixtures/hosts/codex was captured). It streams Server-Sent Events and records every
- * request. The script: a request whose input has no function_call_output yet gets one shell call
- * (`exec_command` with `echo hello-from-mock`); once the output came back, it answers "All done.".
+ * request. It follows a ModelScript (model-script.ts): one scripted function call per request,
+ * counted by the function_call_output items already in the input, then the final answer.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
 export interface RecordedResponsesRequest {
   method: string;
@@ -19,8 +20,8 @@ export interface FakeResponses {
   /** Base URL for `model_providers.<name>.base_url` (ends in /v1). */
   baseUrl: string;
   requests: RecordedResponsesRequest[];
-  command: string;
-  useTool: boolean;
+  /** What the model does in each conversation (default: text only). */
+  script: ModelScript;
   close(): Promise<void>;
 }
 
@@ -30,8 +31,8 @@ function sse(res: ServerResponse, data: { type: string } & Record<string, unknow
   res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function hasToolOutput(body: { input?: Array<{ type?: string }> }): boolean {
-  return (body.input ?? []).some((i) => i?.type === 'function_call_output');
+function toolOutputCount(body: { input?: Array<{ type?: string }> }): number {
+  return (body.input ?? []).filter((i) => i?.type === 'function_call_output').length;
 }
 
 function offersTool(body: { tools?: Array<{ name?: string; type?: string }> }, name: string): boolean {
@@ -55,7 +56,7 @@ function stream(res: ServerResponse, item: Record<string, unknown>): void {
 }
 
 export async function startFakeResponses(): Promise<FakeResponses> {
-  const fake: FakeResponses = { baseUrl: '', requests: [], command: 'echo hello-from-mock', useTool: true, close: async () => {} };
+  const fake: FakeResponses = { baseUrl: '', requests: [], script: scriptFor(), close: async () => {} };
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
     let body: Record<string, unknown> = {};
     try {
@@ -65,12 +66,11 @@ export async function startFakeResponses(): Promise<FakeResponses> {
     }
     fake.requests.push({ method: req.method ?? '', url: req.url ?? '', body, text });
     if (req.method === 'POST' && req.url?.endsWith('/responses')) {
-      const tool = offersTool(body, 'exec_command') ? 'exec_command' : offersTool(body, 'shell') ? 'shell' : undefined;
-      if (fake.useTool && tool && !hasToolOutput(body)) {
-        const args = tool === 'exec_command' ? { cmd: fake.command } : { command: ['bash', '-lc', fake.command] };
-        return stream(res, { type: 'function_call', id: rid('fc'), call_id: rid('call'), name: tool, arguments: JSON.stringify(args), status: 'completed' });
+      const call = nextCall(fake.script, (name) => offersTool(body, name), toolOutputCount(body));
+      if (call) {
+        return stream(res, { type: 'function_call', id: rid('fc'), call_id: rid('call'), name: call.name, arguments: JSON.stringify(call.args), status: 'completed' });
       }
-      return stream(res, { type: 'message', id: rid('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'All done.', annotations: [] }] });
+      return stream(res, { type: 'message', id: rid('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: fake.script.answer, annotations: [] }] });
     }
     if (req.url?.includes('/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });

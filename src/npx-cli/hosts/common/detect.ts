@@ -3,8 +3,8 @@
  * shell is spawned), and `--version` only where it is a fast CLI call, with a short timeout.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { Env } from '../../../shared/paths.js';
 import type { DetectEvidence, Detection } from '../types.js';
 
@@ -94,6 +94,12 @@ export interface ProbeSpec {
   /** Binary names; the first found is asked for its version when `version` is set. */
   binaries?: readonly string[];
   version?: boolean;
+  /**
+   * npm packages the binary may belong to: their package.json gives the version instantly and
+   * exactly, without running the host (a first run may unpack or update itself); `--version` is
+   * the fallback for other installs.
+   */
+  npmPackages?: readonly string[];
   facts?: Detection['facts'];
 }
 
@@ -110,7 +116,33 @@ export async function probe(spec: ProbeSpec, env: Env): Promise<Detection> {
     const bin = findBinary(name, env);
     if (!bin) continue;
     evidence.push({ kind: 'binary', detail: bin });
-    if (spec.version && version === undefined) version = await cheapVersion(bin, env);
+    if (spec.version && version === undefined) version = binaryPackageVersion(bin, spec.npmPackages ?? []) ?? await cheapVersion(bin, env);
   }
   return { installed: evidence.length > 0, evidence, ...(version !== undefined && { version }), facts: { ...spec.facts } };
+}
+
+/**
+ * The version of the npm package a binary on PATH belongs to, read from its package.json (Pi
+ * takes seconds to answer `--version`; reading the file is instant and exact). Undefined for a
+ * binary outside an npm package (a compiled build).
+ */
+export function binaryPackageVersion(bin: string | undefined, packages: readonly string[]): string | undefined {
+  if (!bin) return undefined;
+  try {
+    let dir = dirname(realpathSync(bin));
+    for (let i = 0; i < 6; i++) {
+      try {
+        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+        if (pkg.name && packages.includes(pkg.name)) return typeof pkg.version === 'string' ? pkg.version : undefined;
+      } catch {
+        // No package.json here: keep walking up.
+      }
+      const up = dirname(dir);
+      if (up === dir) break;
+      dir = up;
+    }
+  } catch {
+    // Broken link.
+  }
+  return undefined;
 }
