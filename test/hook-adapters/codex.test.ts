@@ -54,7 +54,7 @@ describe('codex adapter on the captured payloads', () => {
   it('apply_patch normalizes to ApplyPatch; MCP names stay mcp__server__tool', () => {
     const f = fixture(DIR, 'PostToolUse');
     expect(run('codex', 'PostToolUse', { ...f.payload, tool_name: 'apply_patch' }, f.env).events[0].toolName).toBe('ApplyPatch');
-    expect(run('codex', 'PostToolUse', { ...f.payload, tool_name: 'mcp__claude-mem__mem_search' }, f.env).events[0].toolName)
-      .toBe('mcp__claude-mem__mem_search');
+    expect(run('codex', 'PostToolUse', { ...f.payload, tool_name: 'mcp__github__search_issues' }, f.env).events[0].toolName)
+      .toBe('mcp__github__search_issues');
   });
 });

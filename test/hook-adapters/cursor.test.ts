@@ -35,12 +35,14 @@ describe('cursor adapter', () => {
   });
 
   it('afterMCPExecution → mcp__<server>__<tool> with tool_input and result_json parsed from JSON strings', () => {
-    const r = at('afterMCPExecution', { tool_name: 'mem_search', tool_input: '{"query":"auth"}', result_json: '{"hits":2}', duration: 30 });
+    const r = at('afterMCPExecution', { tool_name: 'search_issues', tool_input: '{"query":"auth"}', result_json: '{"hits":2}', duration: 30 });
     expect(r.events[0]).toMatchObject({
-      kind: 'tool_result', toolName: 'mcp__unknown__mem_search', rawToolName: 'mem_search', toolInput: { query: 'auth' }, toolResponse: { hits: 2 },
+      kind: 'tool_result', toolName: 'mcp__unknown__search_issues', rawToolName: 'search_issues', toolInput: { query: 'auth' }, toolResponse: { hits: 2 },
     });
-    const named = at('afterMCPExecution', { tool_name: 'mem_search', server_name: 'claude-mem', tool_input: '{}', result_json: '{}' });
-    expect(named.events[0].toolName).toBe('mcp__claude-mem__mem_search');
+    const named = at('afterMCPExecution', { tool_name: 'search_issues', server_name: 'github', tool_input: '{}', result_json: '{}' });
+    expect(named.events[0].toolName).toBe('mcp__github__search_issues');
+    // Our own recall tool is not work worth remembering.
+    expect(at('afterMCPExecution', { tool_name: 'mem_search', server_name: 'claude-mem', tool_input: '{}', result_json: '{}' }).events).toEqual([]);
   });
 
   it('afterFileEdit → file_edit with edits', () => {

@@ -20,7 +20,8 @@ describe('goose adapter', () => {
     expect(at('PostToolUse', { tool_name: 'developer__text_editor', tool_input: { command: 'view', path: '/a' } }).events[0].toolName).toBe('Read');
     expect(at('PostToolUse', { tool_name: 'developer__text_editor', tool_input: { command: 'write', path: '/a' } }).events[0].toolName).toBe('Write');
     expect(at('PostToolUse', { tool_name: 'developer__text_editor', tool_input: { command: 'str_replace', path: '/a' } }).events[0].toolName).toBe('Edit');
-    expect(at('PostToolUse', { tool_name: 'claude-mem__mem_search', tool_input: {} }).events[0].toolName).toBe('mcp__claude-mem__mem_search');
+    expect(at('PostToolUse', { tool_name: 'github__search_issues', tool_input: {} }).events[0].toolName).toBe('mcp__github__search_issues');
+    expect(at('PostToolUse', { tool_name: 'claude-mem__mem_search', tool_input: {} }).events).toEqual([]); // our own recall tool
   });
 
   it('AfterShellExecution and AfterFileEdit', () => {

@@ -8,6 +8,7 @@ import type { HookHostId, HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
 import { resolve } from 'node:path';
 import { identifyCaller } from '../caller.js';
+import { isOwnRecallCall, isOwnRecallTool } from '../../shared/own-tools.js';
 import type { AdapterResult, HookAdapter, HookInput } from '../types.js';
 import { canonicalEvent, clip, pickStr, type Draft, type Payload } from './common.js';
 import { confineTranscript } from './homes.js';
@@ -147,7 +148,12 @@ function run(spec: DialectSpec, input: HookInput): AdapterResult {
   };
   // `claude-mem doctor` marks its synthetic payloads, so the store can tell them apart and remove them.
   const probe = p.claude_mem_probe === true ? true : undefined;
-  const events = handler(ctx).map((d) => {
+  const drafts = handler(ctx).filter((d) => {
+    const own = (d.kind === 'tool_use' || d.kind === 'tool_result') && (isOwnRecallCall(d.rawToolName, d.toolInput) || isOwnRecallTool(d.toolName));
+    if (own) notes.push(`${d.rawToolName ?? d.toolName} is claude-mem's own recall tool; not stored`);
+    return !own;
+  });
+  const events = drafts.map((d) => {
     const e: Record<string, unknown> = { host, source: 'hook', sessionId, cwd, at: input.now, transcriptPath, model, probe };
     for (const [k, v] of Object.entries(d)) if (v !== undefined) e[k] = v; // a draft refines, never blanks
     return bound(e as unknown as CaptureEvent);

@@ -120,22 +120,5 @@ export function isRecallToolName(name: string): name is RecallToolName {
   return (RECALL_TOOL_NAMES as readonly string[]).includes(name);
 }
 
-/** Our own tools under any name a host gives them: native (`mem_search`) or MCP (`mcp__claude-mem__mem_search`, `claude-mem_mem_search`). */
-export function isOwnRecallTool(name: string): boolean {
-  if (isRecallToolName(name)) return true;
-  return OWN_MCP_TOOL.test(name) && /claude[-_]mem/.test(name);
-}
-
-const OWN_MCP_TOOL = /(^|__|_)(mem_search|mem_timeline|mem_get_observations|mem_save|mem_context)$/;
-
-/**
- * A call of our own tools, also where a host routes MCP tools through a generic one: OMP mounts
- * them as devices, and the model writes the arguments to `xd://mcp__claude_mem_mem_search`.
- */
-export function isOwnRecallCall(name: string, input: unknown): boolean {
-  if (isOwnRecallTool(name)) return true;
-  const path = input && typeof input === 'object' ? (input as { path?: unknown }).path : undefined;
-  if (typeof path !== 'string' || !path.startsWith('xd://')) return false;
-  const device = path.slice('xd://'.length);
-  return OWN_MCP_TOOL.test(device) && /claude[-_]mem/.test(device);
-}
+/** Our own tools under any name a host gives them (one rule for hooks, plugins and the store). */
+export { isOwnRecallCall, isOwnRecallTool } from '../../../src/shared/own-tools.js';

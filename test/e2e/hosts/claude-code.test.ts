@@ -20,7 +20,7 @@ function transcriptPromptIds(w: HostWorld, sessionId: string): string[] {
 }
 
 async function runClaude(bin: string, w: HostWorld, prompt: string): Promise<HostRun> {
-  const r = await runIn(w, bin, ['-p', prompt, '--allowedTools', 'Bash,Read', '--output-format', 'stream-json', '--verbose'], 150_000);
+  const r = await runIn(w, bin, ['-p', prompt, '--allowedTools', 'Bash,Read,mcp__claude-mem__mem_search', '--output-format', 'stream-json', '--verbose'], 150_000);
   let sessionId = '';
   for (const line of r.stdout.split('\n')) {
     try {
@@ -52,5 +52,10 @@ conformance({
   nativePromptId: (w, run) => transcriptPromptIds(w, run.sessionId)[0] ?? 'missing from the transcript',
   isAgentRequest: (r) => Array.isArray(r.body?.tools) && r.body.tools.length > 0,
   contextOf: (r) => /SessionStart hook additional context:((?:[^"\\]|\\.)*)/.exec(r.text)?.[1] ?? '',
-  notProven: ['UserPromptSubmit context reaching the model', 'the model calling the MCP tools (the MCP server is proven to connect in install-real-hosts.test.ts)'],
+  recall: {
+    call: { name: 'mcp__claude-mem__mem_search', args: { query: 'hello-from-mock' } },
+    answerOf: (requests) => requests.flatMap((r) => (r.body?.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .filter((c: any) => c?.type === 'tool_result').map((c: any) => JSON.stringify(c.content))).join('\n'),
+  },
+  notProven: ['UserPromptSubmit context reaching the model'],
 });

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_BIN } from '../../helpers/temp.js';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { toolResults } from '../support/fake-openai.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
 const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SessionEnd'];
@@ -78,5 +79,9 @@ conformance({
     }
     return ["Copilot also ran claude-mem's Claude Code hooks from the project's `.claude/settings.json`; they were recognised and dropped (nothing stored twice, nothing under claude-code)"];
   },
-  notProven: ['the model calling the MCP tools', 'userPromptSubmitted context (present in the fixture only)', 'postToolUseFailure, preCompact'],
+  recall: {
+    call: { name: 'claude-mem-mem_search', args: { query: 'hello-from-mock' } },
+    answerOf: (requests) => requests.flatMap((r) => toolResults(r.body)).join('\n'),
+  },
+  notProven: ['userPromptSubmitted context (present in the fixture only)', 'postToolUseFailure, preCompact'],
 });

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
-import { userTexts } from '../support/fake-gemini.js';
+import { functionOutputs, userTexts } from '../support/fake-gemini.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
 /** API-key auth (with only the base URL set, `-p` picks the "gateway" auth type and exits 41), no telemetry, no updates. */
@@ -50,5 +50,9 @@ conformance({
   kinds: { session_start: 1, prompt: 1, tool_result: 2, assistant_message: 1, session_end: 1 },
   nativePromptId: () => null,
   contextOf: (r) => userTexts(r.body).filter((t) => t.includes('<hook_context>')).join('\n'),
-  notProven: ['the model calling the MCP tools', 'BeforeAgent (per-prompt) context reaching the model', '`GEMINI_CLI_HOME`'],
+  recall: {
+    call: { name: 'mcp_claude-mem_mem_search', args: { query: 'hello-from-mock' } },
+    answerOf: (requests) => requests.flatMap((r) => functionOutputs(r.body)).join('\n'),
+  },
+  notProven: ['BeforeAgent (per-prompt) context reaching the model', '`GEMINI_CLI_HOME`'],
 });

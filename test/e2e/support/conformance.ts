@@ -270,10 +270,11 @@ export function conformance(host: ConformanceHost): void {
       const context = host.contextOf(agentRequests[0]);
       expect(context, `no memory context in session 2's first model request:\n${agentRequests[0].text.slice(0, 3000)}`).toContain(SHELL_MARKER);
       proven("session 2's first model request carries session 1's memory");
+      result.recall = `${result.recall ?? '?'} + session-start context`;
       if (host.recall) {
         const answer = host.recall.answerOf(requests);
         expect(answer, 'the recall tool did not answer with session 1').toContain(SHELL_MARKER);
-        proven(`the native \`${host.recall.call.name}\` tool answers with session 1's command`);
+        proven(`the model called \`${host.recall.call.name}\`; it answered with session 1's command`);
       }
       await waitFor(() => sessionsOf(w.dataDir, host.id, mark2).find((x) => !expectedKinds.session_end || x.ended), 20_000).catch(() => undefined);
       const s2 = sessionsOf(w.dataDir, host.id, mark2);

@@ -27,7 +27,7 @@ export function renderMatrix(results: HostResult[], runId: string): string {
   const rows = [
     `Run \`${runId}\`. Every host below whose CLI is on the npm registry was installed at the pinned version, configured by the real \`claude-mem install --yes --ide <host>\`, and driven offline against a scripted model server (one prompt; one shell call and one file read; then a second session and a run after uninstall).`,
     '',
-    '| Host (id) | Version tested | Capture | Recall | Result | Proven with the real binary in this run | Not proven |',
+    '| Host (id) | Version tested | Capture | Recall | Result | Proven with the real binary in this run | Not proven here (captured payloads, unit tests or docs only) |',
     '|---|---|---|---|---|---|---|',
   ];
   for (const r of [...results].sort((a, b) => a.host.localeCompare(b.host))) {
