@@ -35,8 +35,11 @@ function toolOutputCount(body: { input?: Array<{ type?: string }> }): number {
   return (body.input ?? []).filter((i) => i?.type === 'function_call_output').length;
 }
 
-function offersTool(body: { tools?: Array<{ name?: string; type?: string }> }, name: string): boolean {
-  return (body.tools ?? []).some((t) => t?.name === name);
+type ToolSpec = { name?: string; type?: string; tools?: ToolSpec[] };
+
+function offersTool(body: { tools?: ToolSpec[] }, name: string, namespace?: string): boolean {
+  const scope = namespace ? (body.tools ?? []).find((t) => t?.type === 'namespace' && t.name === namespace)?.tools : body.tools;
+  return (scope ?? []).some((t) => t?.name === name);
 }
 
 function stream(res: ServerResponse, item: Record<string, unknown>): void {
@@ -66,9 +69,11 @@ export async function startFakeResponses(): Promise<FakeResponses> {
     }
     fake.requests.push({ method: req.method ?? '', url: req.url ?? '', body, text });
     if (req.method === 'POST' && req.url?.endsWith('/responses')) {
-      const call = nextCall(fake.script, (name) => offersTool(body, name), toolOutputCount(body));
+      const next = fake.script.calls[toolOutputCount(body)];
+      const call = nextCall(fake.script, (name) => offersTool(body, name, next?.namespace), toolOutputCount(body));
       if (call) {
-        return stream(res, { type: 'function_call', id: rid('fc'), call_id: rid('call'), name: call.name, arguments: JSON.stringify(call.args), status: 'completed' });
+        const ns = call.namespace ? { namespace: call.namespace } : {};
+        return stream(res, { type: 'function_call', id: rid('fc'), call_id: rid('call'), name: call.name, ...ns, arguments: JSON.stringify(call.args), status: 'completed' });
       }
       return stream(res, { type: 'message', id: rid('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: fake.script.answer, annotations: [] }] });
     }

@@ -9,6 +9,8 @@ export interface ScriptedCall {
   /** The tool's name as the host offers it (`Bash`, `exec_command`, `read_file`, …). */
   name: string;
   args: Record<string, unknown>;
+  /** Responses API only: the namespace tool holding `name` (Codex groups an MCP server's tools in one). */
+  namespace?: string;
 }
 
 export interface ModelScript {
