@@ -2,8 +2,8 @@
  * claude-mem's own recall tools, under every name a host gives them: native plugin tools
  * (`mem_search`), MCP tools (`mcp__claude-mem__mem_search` in Claude Code and Codex,
  * `claude-mem-mem_search` in Copilot CLI, `mcp_claude-mem_mem_search` in Gemini CLI,
- * `claude-mem_mem_search` in OpenCode) and OMP's MCP devices (a `write` to
- * `xd://mcp__claude_mem_mem_search`). Looking something up in memory is not work worth
+ * `claude-mem_mem_search` in OpenCode), OMP's MCP devices (a `write` to
+ * `xd://mcp__claude_mem_mem_search`) and OpenClaw's `tool_call {id: "claude-mem__mem_search"}`. Looking something up in memory is not work worth
  * remembering: hooks, plugins and the store leave these calls out.
  */
 export const OWN_TOOL_NAMES = ['mem_search', 'mem_timeline', 'mem_get_observations', 'mem_save', 'mem_context'] as const;
@@ -17,11 +17,21 @@ export function isOwnRecallTool(name: string | undefined): boolean {
   return OWN_SUFFIX.test(name) && OUR_SERVER.test(name);
 }
 
-/** A call of our tools, also where a host routes MCP tools through a generic one (OMP devices). */
+/**
+ * The tool a generic dispatcher routes a call to: OMP's MCP devices (a `write` to
+ * `xd://<tool>`), OpenClaw's tool search (`tool_call {id: "<server>__<tool>"}`).
+ */
+function routedTool(name: string | undefined, input: unknown): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const i = input as { path?: unknown; id?: unknown };
+  if (typeof i.path === 'string' && i.path.startsWith('xd://')) return i.path.slice('xd://'.length);
+  if (name === 'tool_call' && typeof i.id === 'string') return i.id;
+  return undefined;
+}
+
+/** A call of our tools, directly or through a host's dispatcher tool. */
 export function isOwnRecallCall(name: string | undefined, input: unknown): boolean {
   if (isOwnRecallTool(name)) return true;
-  const path = input && typeof input === 'object' ? (input as { path?: unknown }).path : undefined;
-  if (typeof path !== 'string' || !path.startsWith('xd://')) return false;
-  const device = path.slice('xd://'.length);
-  return OWN_SUFFIX.test(device) && OUR_SERVER.test(device);
+  const routed = routedTool(name, input);
+  return routed !== undefined && OWN_SUFFIX.test(routed) && OUR_SERVER.test(routed);
 }

@@ -20,9 +20,10 @@ import { startFakeResponses, type FakeResponses } from './support/fake-responses
 import { ensureHostPackage, warnSkip, type HostInstall } from './support/host-cache.js';
 import { spawnCollect } from '../helpers/spawn.js';
 import { scriptFor } from './support/model-script.js';
+import { HOST_PACKAGES } from './support/host-packages.js';
 
-const CLAUDE_CODE = { id: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' };
-const CODEX = { id: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex' };
+const CLAUDE_CODE = HOST_PACKAGES.claudeCode;
+const CODEX = HOST_PACKAGES.codex;
 
 interface World {
   home: string;

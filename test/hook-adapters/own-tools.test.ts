@@ -28,6 +28,12 @@ describe('own recall tools', () => {
     expect(isOwnRecallCall('write', undefined)).toBe(false);
   });
 
+  it("OpenClaw's tool search: tool_call {id: '<server>__<tool>'}", () => {
+    expect(isOwnRecallCall('tool_call', { id: 'claude-mem__mem_search', args: { query: 'x' } })).toBe(true);
+    expect(isOwnRecallCall('tool_call', { id: 'github__search_issues', args: {} })).toBe(false);
+    expect(isOwnRecallCall('exec', { id: 'claude-mem__mem_search' })).toBe(false);
+  });
+
   it.each([
     ['claude-code', 'claude-code/hooks', 'PostToolUse', 'tool_name', 'mcp__claude-mem__mem_search'],
     ['gemini', 'gemini-cli/hooks', 'AfterTool', 'tool_name', 'mcp_claude-mem_mem_search'],

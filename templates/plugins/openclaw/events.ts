@@ -8,7 +8,7 @@
  */
 import { isValidCwd, isValidSessionId, type CaptureEvent } from '../../../src/shared/capture-event.js';
 import { normalizeToolName } from '../../../src/shared/tool-names.js';
-import { isOwnRecallTool as isRecallTool } from '../shared/api.js';
+import { isOwnRecallCall } from '../shared/api.js';
 // OpenClaw's agent runtime keeps Pi-style messages: the same reader finds the final answer.
 import { lastAssistantText } from '../pi-base/events.js';
 
@@ -74,7 +74,7 @@ export function prompt(w: Where, e: Ev, ctx: HookCtx, at: string): CaptureEvent 
 export function toolUse(w: Where, e: Ev, ctx: HookCtx, at: string): CaptureEvent | undefined {
   const id = str(e.toolCallId) ?? str(ctx.toolCallId);
   const raw = str(e.toolName);
-  if (!id || !raw || isRecallTool(raw)) return undefined;
+  if (!id || !raw || isOwnRecallCall(raw, e.params)) return undefined;
   return { ...base('tool_use', w, at), toolUseId: id, toolName: toolName(raw), rawToolName: raw, toolInput: e.params };
 }
 
@@ -82,7 +82,7 @@ export function toolUse(w: Where, e: Ev, ctx: HookCtx, at: string): CaptureEvent
 export function toolResult(w: Where, e: Ev, ctx: HookCtx, at: string): CaptureEvent | undefined {
   const id = str(e.toolCallId) ?? str(ctx.toolCallId);
   const raw = str(e.toolName);
-  if (!id || !raw || isRecallTool(raw)) return undefined;
+  if (!id || !raw || isOwnRecallCall(raw, e.params)) return undefined;
   const result = e.result as { details?: { status?: unknown; exitCode?: unknown } } | undefined;
   const failed = e.error !== undefined || (typeof result?.details?.exitCode === 'number' && result.details.exitCode !== 0);
   const response = e.error !== undefined && result === undefined ? { error: e.error } : result;

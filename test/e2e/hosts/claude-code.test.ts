@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
 /** The host's own prompt ids, from its transcript (what UserPromptSubmit carried as prompt_id). */
@@ -36,7 +37,7 @@ async function runClaude(bin: string, w: HostWorld, prompt: string): Promise<Hos
 conformance({
   id: 'claude-code',
   name: 'Claude Code',
-  packages: [{ id: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' }],
+  packages: [HOST_PACKAGES.claudeCode],
   api: 'anthropic-messages',
   how: '`claude -p` with `ANTHROPIC_BASE_URL` → scripted Messages API (SSE)',
   env: (fake) => ({

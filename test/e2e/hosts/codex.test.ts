@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import type { FakeModel } from '../support/fake-model.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
@@ -58,7 +59,7 @@ function rolloutTurnIds(w: HostWorld, thread: string): string[] {
 conformance({
   id: 'codex',
   name: 'Codex CLI',
-  packages: [{ id: 'codex', pkg: '@openai/codex', version: '0.171.0', bin: 'codex' }],
+  packages: [HOST_PACKAGES.codex],
   api: 'openai-responses',
   how: '`codex exec --json` with a custom model provider (`wire_api = "responses"`) → scripted Responses API',
   env: () => ({ MOCK_API_KEY: 'sk-test' }),

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST_BIN } from '../../helpers/temp.js';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import { toolResults } from '../support/fake-openai.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
@@ -50,7 +51,7 @@ const userTexts = (body: any): string[] => (body?.messages ?? []).filter((m: any
 conformance({
   id: 'copilot',
   name: 'Copilot CLI',
-  packages: [{ id: 'copilot', pkg: '@github/copilot', version: '1.0.102', bin: 'copilot' }],
+  packages: [HOST_PACKAGES.copilot],
   api: 'openai-chat',
   how: '`copilot -p --allow-all-tools`, BYOK offline (`COPILOT_PROVIDER_BASE_URL`, `COPILOT_OFFLINE=true`) → scripted Chat Completions API; the project also has claude-mem\'s Claude Code hooks in `.claude/settings.json`',
   env: (fake) => ({

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import { functionOutputs, userTexts } from '../support/fake-gemini.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
@@ -34,7 +35,7 @@ async function runGemini(bin: string, w: HostWorld, prompt: string): Promise<Hos
 conformance({
   id: 'gemini',
   name: 'Gemini CLI',
-  packages: [{ id: 'gemini-cli', pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' }],
+  packages: [HOST_PACKAGES.gemini],
   api: 'gemini',
   how: '`gemini -p --yolo` with `GOOGLE_GEMINI_BASE_URL` → scripted Gemini API (streamGenerateContent, SSE)',
   env: (fake) => ({ GOOGLE_GEMINI_BASE_URL: fake.baseUrl, GEMINI_API_KEY: 'sk-test', GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_CLI_NO_RELAUNCH: 'true' }),

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import { systemTexts, toolResults } from '../support/fake-openai.js';
 import type { FakeModel } from '../support/fake-model.js';
 import type { HostInstall } from '../support/host-cache.js';
@@ -41,11 +42,7 @@ const bins = (installs: HostInstall[]) => installs.map((i) => (i.ok ? dirname(i.
 conformance({
   id: 'omp',
   name: 'OMP (oh-my-pi)',
-  packages: [
-    // The platform package has no npm bin entry: its binary, relative to node_modules/.bin.
-    { id: 'bun-linux-x64', pkg: '@oven/bun-linux-x64', version: '1.4.5', bin: join('..', '@oven', 'bun-linux-x64', 'bin', 'bun') },
-    { id: 'omp', pkg: '@oh-my-pi/pi-coding-agent', version: '18.2.3', bin: 'omp' },
-  ],
+  packages: [HOST_PACKAGES.bun, HOST_PACKAGES.omp],
   linuxX64Only: 'needs Bun from @oven/bun-linux-x64',
   api: 'openai-chat',
   how: '`omp -p` on Bun 1.4.5 with a `models.yml` provider → scripted Chat Completions API',

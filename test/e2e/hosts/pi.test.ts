@@ -8,13 +8,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanupWorker, ensureBuilt, queryDb, stopWorker, waitFor } from '../../hook-runtime/helpers.js';
 import { conformance, NOTES_FILE, SHELL_MARKER, type HostRun } from '../support/conformance.js';
+import { HOST_PACKAGES } from '../support/host-packages.js';
 import { systemTexts, toolResults } from '../support/fake-openai.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 import { ensureHostPackage, warnSkip, type HostInstall } from '../support/host-cache.js';
 import { claudeMemInstall, makeHostWorld, runIn, type HostWorld } from '../support/host-world.js';
 import { scriptFor } from '../support/model-script.js';
 
-const PI = { id: 'pi', pkg: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' };
+const PI = HOST_PACKAGES.pi;
 const binDir = (i: HostInstall) => (i.ok ? join(i.dir, 'node_modules', '.bin') : '');
 
 function writeModels(w: HostWorld, fake: FakeModel): void {
