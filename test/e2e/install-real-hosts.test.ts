@@ -9,73 +9,37 @@
  *  - uninstall puts config.toml back byte for byte (trust entries included).
  * Skipped, loudly and counted, only when the registry is unreachable.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codexTrustStatus } from '../../src/npx-cli/install/codex-trust.js';
-import { DIST_BIN, tempDir } from '../helpers/temp.js';
+import { DIST_BIN } from '../helpers/temp.js';
 import { cleanupWorker, ensureBuilt, queryDb, waitFor } from '../hook-runtime/helpers.js';
 import { startFakeResponses, type FakeResponses } from './support/fake-responses.js';
 import { ensureHostPackage, warnSkip, type HostInstall } from './support/host-cache.js';
-import { spawnCollect } from '../helpers/spawn.js';
 import { scriptFor } from './support/model-script.js';
 import { HOST_PACKAGES } from './support/host-packages.js';
+import { writeCodexUserConfig } from './support/codex-config.js';
+import { makeHostWorld, runIn, type HostWorld } from './support/host-world.js';
 
 const CLAUDE_CODE = HOST_PACKAGES.claudeCode;
 const CODEX = HOST_PACKAGES.codex;
 
-interface World {
-  home: string;
-  project: string;
-  dataDir: string;
-  env: NodeJS.ProcessEnv;
+interface World extends HostWorld {
   codexConfig: string;
 }
 
 function run(bin: string, args: string[], w: World, timeoutMs = 150_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return spawnCollect(bin, args, { cwd: w.project, env: w.env, timeoutMs });
+  return runIn(w, bin, args, timeoutMs);
 }
 
 /** HOME, project and environment as in the fixture READMEs, with both hosts' binaries on PATH. */
 function makeWorld(fake: FakeResponses, claude: string, codex: string): World {
-  const home = tempDir('real-hosts');
-  const project = join(home, 'projects', 'demo');
-  mkdirSync(project, { recursive: true });
-  writeFileSync(join(project, 'README.md'), '# demo\n');
-  const git = { ...process.env, HOME: home, GIT_AUTHOR_NAME: 'dev', GIT_AUTHOR_EMAIL: 'dev@example.invalid', GIT_COMMITTER_NAME: 'dev', GIT_COMMITTER_EMAIL: 'dev@example.invalid' };
-  for (const args of [['init', '-q'], ['add', '.'], ['commit', '-qm', 'init']]) execFileSync('git', args, { cwd: project, env: git });
-
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark' }));
-  const codexConfig = join(home, '.codex', 'config.toml');
-  mkdirSync(dirname(codexConfig), { recursive: true });
-  writeFileSync(codexConfig, `# written by the test, like the fixture's
-model = "mock-model"
-model_provider = "local"
-approval_policy = "never"
-sandbox_mode = "danger-full-access"
-
-[model_providers.local]
-name = "local mock"
-base_url = "${fake.baseUrl}"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[projects."${project}"]
-trust_level = "trusted"
-`);
-  const env: NodeJS.ProcessEnv = {
-    HOME: home, USER: 'dev', LOGNAME: 'dev', SHELL: '/bin/bash', TERM: 'dumb', LANG: 'C.UTF-8',
-    PATH: [dirname(claude), dirname(codex), dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
-    NO_UPDATE_NOTIFIER: '1', NO_COLOR: '1', CI: '1',
-    XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_STATE_HOME: join(home, '.local', 'state'), XDG_CACHE_HOME: join(home, '.cache'),
-    CLAUDE_MEM_DATA_DIR: join(home, '.claude-mem'), MOCK_API_KEY: 'sk-test',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
-  };
-  return { home, project, dataDir: join(home, '.claude-mem'), env, codexConfig };
+  const w = makeHostWorld('real-hosts', {
+    MOCK_API_KEY: 'sk-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+  }, [dirname(claude), dirname(codex), dirname(process.execPath), '/usr/bin', '/bin'].join(':'));
+  writeFileSync(join(w.home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, theme: 'dark' }));
+  return { ...w, codexConfig: writeCodexUserConfig(w.home, w.project, fake.baseUrl) };
 }
 
 describe(`install into the real Claude Code ${CLAUDE_CODE.version} and Codex ${CODEX.version}`, () => {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
 import { HOST_PACKAGES } from '../support/host-packages.js';
-import { runIn, type HostWorld } from '../support/host-world.js';
+import { jsonLines, runIn, type HostWorld } from '../support/host-world.js';
 
 /** The host's own prompt ids, from its transcript (what UserPromptSubmit carried as prompt_id). */
 function transcriptPromptIds(w: HostWorld, sessionId: string): string[] {
@@ -22,15 +22,8 @@ function transcriptPromptIds(w: HostWorld, sessionId: string): string[] {
 
 async function runClaude(bin: string, w: HostWorld, prompt: string): Promise<HostRun> {
   const r = await runIn(w, bin, ['-p', prompt, '--allowedTools', 'Bash,Read,mcp__claude-mem__mem_search', '--output-format', 'stream-json', '--verbose'], 150_000);
-  let sessionId = '';
-  for (const line of r.stdout.split('\n')) {
-    try {
-      const rec = JSON.parse(line) as { type?: string; subtype?: string; session_id?: string };
-      if (rec.type === 'system' && rec.subtype === 'init') sessionId ||= rec.session_id ?? '';
-    } catch {
-      // not JSON
-    }
-  }
+  const init = jsonLines(r.stdout).find((rec) => rec.type === 'system' && rec.subtype === 'init');
+  const sessionId = String(init?.session_id ?? '');
   return { ...r, sessionId };
 }
 

@@ -5,33 +5,12 @@
  * config.toml must come back byte for byte after uninstall. Codex has no file-read tool: it reads
  * files through its shell, so the scripted read is `cat`.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { writeCodexUserConfig } from '../support/codex-config.js';
 import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
 import { HOST_PACKAGES } from '../support/host-packages.js';
-import type { FakeModel } from '../support/fake-model.js';
 import { runIn, type HostWorld } from '../support/host-world.js';
-
-function writeConfig(w: HostWorld, fake: FakeModel): void {
-  mkdirSync(join(w.home, '.codex'), { recursive: true });
-  writeFileSync(join(w.home, '.codex', 'config.toml'), `# my Codex settings
-model = "mock-model"
-model_provider = "local"
-approval_policy = "never"
-sandbox_mode = "danger-full-access"
-
-[model_providers.local]
-name = "local mock"
-base_url = "${fake.baseUrl}"
-wire_api = "responses"
-env_key = "MOCK_API_KEY"
-request_max_retries = 0
-stream_max_retries = 0
-
-[projects."${w.project}"]
-trust_level = "trusted"
-`);
-}
 
 async function runCodex(bin: string, w: HostWorld, prompt: string): Promise<HostRun> {
   const r = await runIn(w, bin, ['exec', '--json', '--skip-git-repo-check', prompt], 150_000);
@@ -63,7 +42,7 @@ conformance({
   api: 'openai-responses',
   how: '`codex exec --json` with a custom model provider (`wire_api = "responses"`) → scripted Responses API',
   env: () => ({ MOCK_API_KEY: 'sk-test' }),
-  prepare: writeConfig,
+  prepare: (w, fake) => writeCodexUserConfig(w.home, w.project, fake.baseUrl),
   // Install trusts the hooks through `codex app-server`, which sets up Codex's own state.
   hostState: /^\.codex\/(\.tmp(\/|$)|skills(\/|$)|[a-z]+_\d+\.sqlite(-shm|-wal)?$|installation_id$)/,
   shellCall: { name: 'exec_command', args: { cmd: 'echo hello-from-mock' } },

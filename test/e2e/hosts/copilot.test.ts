@@ -13,7 +13,7 @@ import { DIST_BIN } from '../../helpers/temp.js';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
 import { HOST_PACKAGES } from '../support/host-packages.js';
 import { toolResults } from '../support/fake-openai.js';
-import { runIn, type HostWorld } from '../support/host-world.js';
+import { jsonLines, runIn, type HostWorld } from '../support/host-world.js';
 
 const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SessionEnd'];
 const q = (s: string) => `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
@@ -34,15 +34,8 @@ function writeClaudeProjectHooks(w: HostWorld): void {
 
 async function runCopilot(bin: string, w: HostWorld, prompt: string): Promise<HostRun> {
   const r = await runIn(w, bin, ['-p', prompt, '--allow-all-tools', '--output-format', 'json', '--no-auto-update', '--disable-client-telemetry'], 150_000);
-  let sessionId = '';
-  for (const line of r.stdout.split('\n')) {
-    try {
-      const rec = JSON.parse(line) as { type?: string; sessionId?: string; data?: { sessionId?: string } };
-      sessionId ||= rec.type === 'result' ? rec.sessionId ?? '' : rec.type === 'session.start' ? rec.data?.sessionId ?? '' : '';
-    } catch {
-      // not JSON
-    }
-  }
+  const records = jsonLines(r.stdout);
+  const sessionId = String(records.find((rec) => rec.type === 'result')?.sessionId ?? records.find((rec) => rec.type === 'session.start')?.data?.sessionId ?? '');
   return { ...r, sessionId };
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { conformance, NOTES_FILE, type HostRun } from '../support/conformance.js';
 import { HOST_PACKAGES } from '../support/host-packages.js';
 import { functionOutputs, userTexts } from '../support/fake-gemini.js';
-import { runIn, type HostWorld } from '../support/host-world.js';
+import { jsonLines, runIn, type HostWorld } from '../support/host-world.js';
 
 /** API-key auth (with only the base URL set, `-p` picks the "gateway" auth type and exits 41), no telemetry, no updates. */
 const USER_SETTINGS = {
@@ -20,15 +20,7 @@ const USER_SETTINGS = {
 
 async function runGemini(bin: string, w: HostWorld, prompt: string): Promise<HostRun> {
   const r = await runIn(w, bin, ['-p', prompt, '--yolo', '--output-format', 'stream-json', '-m', 'mock-model'], 150_000);
-  let sessionId = '';
-  for (const line of r.stdout.split('\n')) {
-    try {
-      const rec = JSON.parse(line) as { type?: string; session_id?: string };
-      if (rec.type === 'init' && rec.session_id) sessionId ||= rec.session_id;
-    } catch {
-      // not JSON
-    }
-  }
+  const sessionId = String(jsonLines(r.stdout).find((rec) => rec.type === 'init' && rec.session_id)?.session_id ?? '');
   return { ...r, sessionId };
 }
 

@@ -56,3 +56,15 @@ export async function claudeMemInstall(w: HostWorld, host: string): Promise<Reco
   if (r.code !== 0) throw new Error(`claude-mem install --ide ${host} failed (${r.code}): ${r.stdout}${r.stderr}`);
   return JSON.parse(r.stdout) as Record<string, any>;
 }
+
+/** The JSON records of a host's line-delimited output (`--output-format stream-json` and the like); other lines are skipped. */
+export function jsonLines(stdout: string): Record<string, any>[] {
+  return stdout.split('\n').flatMap((line) => {
+    if (!line.trim().startsWith('{')) return [];
+    try {
+      return [JSON.parse(line) as Record<string, any>];
+    } catch {
+      return [];
+    }
+  });
+}
