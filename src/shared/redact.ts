@@ -66,6 +66,12 @@ const FLAG_RE =
 // curl -u user:password
 const CURL_USER_RE = /((?:^|\s)(?:-u|--user)[ \t=]+["']?)([^\s:'"]{1,128}):([^\s'"]{1,256})/g;
 
+/**
+ * A word that every match of AUTH_HEADER_RE, BEARER_RE and FLAG_RE holds, and every ASCII name
+ * isSecretName accepts (each SECRET_WORDS entry and SECRET_PAIRS pair contains one), in any case.
+ */
+const SECRET_HINT = /key|token|secret|pass|pwd|cookie|authorization|bearer/i;
+
 const SECRET_WORDS = new Set([
   'key', 'token', 'secret', 'password', 'passwd', 'pass', 'pwd', 'passphrase', 'apikey', 'secretkey', 'privatekey',
   'authorization', 'cookie',
@@ -82,8 +88,22 @@ const NOT_SECRET_TOKEN = new Set([
 ]);
 const SECRET_PAIRS = new Set(['api_key', 'secret_key', 'private_key', 'access_token', 'auth_token', 'client_secret']);
 
+// The same few names (command, file_path, apiKey…) come back in every event: remember the answer.
+const knownNames = new Map<string, boolean>();
+const KNOWN_NAMES_MAX = 1024;
+
 /** True when a variable/key name says its value is a secret (API_KEY, clientSecret, x-api-key, …). */
 export function isSecretName(name: string): boolean {
+  let secret = knownNames.get(name);
+  if (secret === undefined) {
+    secret = classifyName(name);
+    if (knownNames.size >= KNOWN_NAMES_MAX) knownNames.clear();
+    knownNames.set(name, secret);
+  }
+  return secret;
+}
+
+function classifyName(name: string): boolean {
   if (name.length > 100) return false;
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
@@ -136,7 +156,8 @@ function unquote(v: string): { inner: string; open: string; close: string } {
 }
 
 function redactAssignment(m: string, q: string, name: string, sep: string, value: string, offset: number, all: string): string {
-  if (!isSecretName(name)) return m;
+  // The name is ASCII (ASSIGN_RE), so lower-casing cannot create a hint word the test missed.
+  if (!SECRET_HINT.test(name) || !isSecretName(name)) return m;
   const lower = name.toLowerCase();
   if (lower === 'authorization' || lower === 'cookie') return m; // header lines have their own rule
   const { inner, open, close } = unquote(value);
@@ -154,29 +175,40 @@ function redactAssignment(m: string, q: string, name: string, sep: string, value
   return `${q}${name}${q}${sep}${open}${REDACTED}${close}`;
 }
 
-/** Replaces secret-shaped strings with [REDACTED]. Idempotent. */
+/**
+ * Replaces secret-shaped strings with [REDACTED]. Idempotent.
+ *
+ * Most text holds no secret, so a pattern runs only when the text holds what every match of it
+ * must contain (a cheap scan): a literal such as `://` or `-u`, or a SECRET_HINT word. A
+ * replacement only swaps text for [REDACTED], which holds no hint word, so one SECRET_HINT test
+ * serves the four steps it guards.
+ */
 export function redactSecrets(text: string): string {
   if (typeof text !== 'string' || text.length < 6) return text;
   let s = text;
   if (s.includes('PRIVATE KEY')) s = s.replace(PEM_RE, REDACTED);
   s = s.replace(STRICT_RE, REDACTED);
-  s = s.replace(LOOSE_RE, (m) => (looksRandom(m.slice(3)) ? REDACTED : m));
-  if (s.includes('://')) {
+  if (s.includes('sk-') || s.includes('hf_')) s = s.replace(LOOSE_RE, (m) => (looksRandom(m.slice(3)) ? REDACTED : m));
+  if (s.includes('://') && s.includes('@')) {
     s = s.replace(URL_CRED_RE, (m, scheme: string, user: string, pass: string) =>
       pass === REDACTED || isPlaceholderValue(pass) ? m : `${scheme}${user}:${REDACTED}@`,
     );
   }
-  s = s.replace(AUTH_HEADER_RE, (m, head: string, kind: string | undefined, v1: string | undefined, v2: string | undefined) =>
-    isPlaceholderValue(v1 ?? v2 ?? '') ? m : `${head}${kind ?? ''}${REDACTED}`,
-  );
-  s = s.replace(BEARER_RE, (m, head: string, value: string) => (looksRandom(value) ? `${head}${REDACTED}` : m));
-  s = s.replace(ASSIGN_RE, redactAssignment as (substring: string, ...args: unknown[]) => string);
-  s = s.replace(FLAG_RE, (m, flag: string, value: string) => {
-    const { inner, open, close } = unquote(value);
-    return isPlaceholderValue(inner) ? m : `${flag}${open}${REDACTED}${close}`;
-  });
-  s = s.replace(CURL_USER_RE, (m, head: string, user: string, pass: string) =>
-    isPlaceholderValue(pass) ? m : `${head}${user}:${REDACTED}`,
-  );
+  if (SECRET_HINT.test(s)) {
+    s = s.replace(AUTH_HEADER_RE, (m, head: string, kind: string | undefined, v1: string | undefined, v2: string | undefined) =>
+      isPlaceholderValue(v1 ?? v2 ?? '') ? m : `${head}${kind ?? ''}${REDACTED}`,
+    );
+    s = s.replace(BEARER_RE, (m, head: string, value: string) => (looksRandom(value) ? `${head}${REDACTED}` : m));
+    s = s.replace(ASSIGN_RE, redactAssignment as (substring: string, ...args: unknown[]) => string);
+    s = s.replace(FLAG_RE, (m, flag: string, value: string) => {
+      const { inner, open, close } = unquote(value);
+      return isPlaceholderValue(inner) ? m : `${flag}${open}${REDACTED}${close}`;
+    });
+  }
+  if (s.includes('-u')) {
+    s = s.replace(CURL_USER_RE, (m, head: string, user: string, pass: string) =>
+      isPlaceholderValue(pass) ? m : `${head}${user}:${REDACTED}`,
+    );
+  }
   return s;
 }

@@ -208,6 +208,63 @@ describe('tool calls', () => {
     });
   }
 
+  it('writes the calls of one batch as if each half were stored on its own', () => {
+    type Row = { id: number; event_id: number; prompt_number: number; narrative: string; tool_use_id: string | null; created_at: string };
+    const call = (id: string, command: string, output: string, n: number) => [
+      ev({ kind: 'tool_use', toolName: 'Bash', toolUseId: id, toolInput: { command }, at: at(n) }),
+      ev({ kind: 'tool_result', toolName: 'Bash', toolUseId: id, toolResponse: { stdout: output, stderr: '' }, at: at(n + 50) }),
+    ];
+    const [useA, resultA] = call('a', 'npm run lint', 'lint clean', 400);
+    const [useB, resultB] = call('b', 'npm run build', 'build done', 410);
+    const batch = [prompt('one'), useA, prompt('two'), useB, resultB, bash('ls', 'listing', { at: at(420) }), resultA];
+
+    const together = store();
+    together.ingest(batch);
+    const apart = store();
+    for (const e of batch) apart.ingest([e]);
+
+    const rows = (s: SqliteStore) => query<Row>(s, 'SELECT id, event_id, prompt_number, narrative, tool_use_id, created_at FROM observations ORDER BY id');
+    expect(rows(together)).toEqual(rows(apart));
+    const [a, b, ls] = rows(together);
+    expect([a.tool_use_id, b.tool_use_id, ls.tool_use_id]).toEqual(['a', 'b', null]);
+    expect(a.narrative).toContain('lint clean');
+    expect([a.prompt_number, b.prompt_number]).toEqual([1, 2]);
+    expect(a.created_at).toBe(at(400));
+  });
+
+  it('still pairs the halves of a call when another event of the batch is rejected', () => {
+    const s = store({
+      observe: (e) => {
+        if (JSON.stringify(e.toolInput ?? '').includes('boom')) throw new Error('observer exploded');
+        return observe(e);
+      },
+    });
+    const r = s.ingest([
+      ev({ kind: 'tool_use', toolName: 'Bash', toolUseId: 'p1', toolInput: { command: 'npm run seed' } }),
+      bash('echo boom', 'x'),
+      ev({ kind: 'tool_result', toolName: 'Bash', toolUseId: 'p1', toolResponse: { stdout: 'seeded 12 rows', stderr: '' } }),
+    ]);
+    expect(r.rejected.map((x) => x.index)).toEqual([1]);
+    const rows = query<{ narrative: string }>(s, 'SELECT narrative FROM observations');
+    expect(rows).toHaveLength(1);
+    expect(rows[0].narrative).toContain('seeded 12 rows');
+  });
+
+  it('summarizes a session ended in the batch that made its observations, a call still running', () => {
+    const s = store();
+    s.ingest([
+      prompt('migrate the db'),
+      bash('npm run backup', 'saved'),
+      ev({ kind: 'tool_use', toolName: 'Bash', toolUseId: 'c', toolInput: { command: 'npm run migrate' } }),
+      ev({ kind: 'session_end', reason: 'exit' }),
+      ev({ kind: 'tool_result', toolName: 'Bash', toolUseId: 'c', toolResponse: { stdout: 'migrated', stderr: '' } }),
+    ]);
+    const sums = query<{ commands: string }>(s, 'SELECT commands FROM summaries');
+    expect(sums).toHaveLength(1);
+    expect(JSON.parse(sums[0].commands)).toEqual(['npm run backup', 'npm run migrate']);
+    expect(query<{ narrative: string }>(s, `SELECT narrative FROM observations WHERE tool_use_id = 'c'`)[0].narrative).toContain('migrated');
+  });
+
   it('keeps calls with different ids, or in different sessions, apart', () => {
     const s = store();
     s.ingest([

@@ -116,14 +116,17 @@ function parseShellText(s: string): ToolOutput {
     out.text = s.slice(codex[0].length);
     return out;
   }
-  // Copilot: "<shellId: 0 completed with exit code 0>" on the last line.
-  const copilot = /\n?<shellId: [^>]{0,40}? with exit code (-?\d+)>\s*$/.exec(s);
+  // Copilot: "<shellId: 0 completed with exit code 0>" on the last line. The plain searches
+  // here and below skip a regex scan of every output that cannot match.
+  const copilot = s.includes('<shellId: ') ? /\n?<shellId: [^>]{0,40}? with exit code (-?\d+)>\s*$/.exec(s) : null;
   if (copilot) {
     out.exitCode = Number(copilot[1]);
     out.text = s.slice(0, copilot.index);
     return out;
   }
-  if (s.includes('<untrusted_context>') || /^(?:Command: |Output: )/m.test(s)) {
+  const gemini = s.includes('<untrusted_context>') ||
+    ((s.includes('Command: ') || s.includes('Output: ')) && /^(?:Command: |Output: )/m.test(s));
+  if (gemini) {
     const code = /^Exit Code: (-?\d+)/m.exec(s);
     if (code) out.exitCode = Number(code[1]);
     const err = /^Error: (.+)$/m.exec(s);

@@ -17,9 +17,13 @@ export function stripAnsi(s: string): string {
   return s.includes('\x1b') ? s.replace(ANSI_RE, '') : s;
 }
 
+// Whitespace that collapsing would change: two in a row, or any but a plain space.
+const LOOSE_SPACE = /\s\s|[^\S ]/;
+
 /** One line, whitespace collapsed, cut to `max` with an ellipsis. */
 export function clip(s: string, max: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
+  const collapse = LOOSE_SPACE.test(s) || s.startsWith(' ') || s.endsWith(' ');
+  const one = collapse ? s.replace(/\s+/g, ' ').trim() : s;
   return one.length <= max ? one : `${one.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
 }
 
@@ -30,7 +34,8 @@ export function cut(s: string, max: number): string {
 
 /** Head and tail of a long output, with the size of the gap: the end of a log is often what matters. */
 export function excerpt(text: string, max: number = LIMITS.excerpt): string {
-  const s = stripAnsi(text).replace(/\r\n?/g, '\n').trim();
+  const plain = stripAnsi(text);
+  const s = (plain.includes('\r') ? plain.replace(/\r\n?/g, '\n') : plain).trim();
   if (s.length <= max) return s;
   // Room for the marker, sized for the largest count it can show.
   const room = Math.max(0, max - `\n…[${s.length} chars omitted]…\n`.length);

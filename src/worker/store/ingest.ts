@@ -10,8 +10,10 @@ import { eventKey } from '../../shared/event-key.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { ObservationDraft, SessionDigest, SummaryDraft } from '../observer/types.js';
 import { isEnvironmentError, StoreError } from './errors.js';
+import { ObservationQueue, type ObservationRow, type ObservationText } from './observation-queue.js';
 import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
+import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
 import type { IngestResult, SaveMemoryInput } from './types.js';
 import { validateEvent } from './validate.js';
 
@@ -50,22 +52,9 @@ interface SessionDbState extends SessionState {
   probe: number;
 }
 
-/** An observation's stored text: JSON lists already serialized, as they go to the row and the index. */
-interface ObservationText {
-  type: string;
-  title: string;
-  subtitle: string | null;
-  narrative: string;
-  facts: string;
-  filesRead: string;
-  filesModified: string;
-  concepts: string;
-  toolName: string | null;
-  tags: string;
-}
-
 interface SessionFacts {
-  project: string;
+  /** Given for explicit notes; otherwise derived from cwd, and only when the row is created. */
+  project?: string;
   cwd: string;
   parentId: number | null;
   sub: number;
@@ -93,22 +82,29 @@ export function subagentSessionId(sessionId: string, agentId: string): string {
   return `${sessionId}#${agentId}`;
 }
 
+/** Copies the own properties of `from` that are not undefined (a spread that skips them). */
+function assignDefined(to: Record<string, unknown>, from: object): Record<string, unknown> {
+  for (const k of Object.keys(from)) {
+    const v = (from as Record<string, unknown>)[k];
+    if (v !== undefined) to[k] = v;
+  }
+  return to;
+}
+
 function defined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return assignDefined({}, o) as Partial<T>;
 }
 
 /** One finished call from its two halves: the use's input, the result's response. */
 function mergeToolHalves(current: CaptureEvent, sibling: CaptureEvent): CaptureEvent {
   const [use, result] = current.kind === 'tool_use' ? [current, sibling] : [sibling, current];
-  return {
-    ...defined(use),
-    ...defined(result),
-    kind: 'tool_result',
-    toolName: result.toolName ?? use.toolName,
-    rawToolName: result.rawToolName ?? use.rawToolName,
-    toolInput: result.toolInput ?? use.toolInput,
-    at: use.at,
-  } as CaptureEvent;
+  const merged = assignDefined(assignDefined({}, use), result);
+  merged.kind = 'tool_result';
+  merged.toolName = result.toolName ?? use.toolName;
+  merged.rawToolName = result.rawToolName ?? use.rawToolName;
+  merged.toolInput = result.toolInput ?? use.toolInput;
+  merged.at = use.at;
+  return merged as unknown as CaptureEvent;
 }
 
 /** The synthetic session holding a project's explicit notes (one per project and host). */
@@ -133,7 +129,6 @@ function prepareStatements(db: Database.Database) {
       is_subagent = max(is_subagent, ?), agent_id = coalesce(agent_id, ?), probe = min(probe, ?) WHERE id = ?`),
     insertEvent: p(`INSERT INTO events (idem_key, session_id, host, kind, payload, dropped, probe, at, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING`),
-    eventByKey: p('SELECT payload, dropped FROM events WHERE idem_key = ?'),
     insertPrompt: p(`INSERT INTO prompts (session_id, event_id, host, project, number, native_id, text, private, tags, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
     setTurn: p('UPDATE sessions SET prompt_count = ?, private_turn = ? WHERE id = ?'),
@@ -173,12 +168,22 @@ export class Ingestor {
   private readonly sessions = new Map<string, SessionDbState>();
   /** The newest capture time per host among the events the last `ingest` stored (probes excluded). */
   readonly activity = new Map<HostId, string>();
+  private readonly halves: ToolHalves;
+  /** Observation rows on the fast path; with savepoints, rows are inserted at once. */
+  private readonly queue: ObservationQueue;
+  private queueing = false;
+  private eventIndex = 0;
 
   constructor(
     db: Database.Database,
     private readonly deps: IngestDeps,
   ) {
     this.s = prepareStatements(db);
+    this.halves = new ToolHalves(db);
+    this.queue = new ObservationQueue(
+      (row) => this.insertObservation(row),
+      (index, err) => (isEnvironmentError(err) ? (err as Error) : new EventFailure(index, err)),
+    );
     this.oneInSavepoint = db.transaction((e: CaptureEvent, at: string, receivedAt: string) => this.one(e, at, receivedAt));
   }
 
@@ -191,8 +196,12 @@ export class Ingestor {
     const result: IngestResult = { stored: 0, duplicates: 0, rejected: [] };
     this.sessions.clear();
     this.activity.clear();
+    this.queue.clear();
+    this.queueing = !isolated;
+    this.halves.startBatch(events);
     const receivedAt = this.deps.now().toISOString();
     events.forEach((raw, index) => {
+      this.eventIndex = index;
       const checked = validateEvent(raw);
       if ('code' in checked) {
         result.rejected.push({ index, ...checked });
@@ -204,9 +213,11 @@ export class Ingestor {
           ? this.oneInSavepoint(raw as CaptureEvent, checked.at, receivedAt)
           : this.one(raw as CaptureEvent, checked.at, receivedAt);
       } catch (err) {
-        if (isEnvironmentError(err)) throw err;
+        if (isEnvironmentError(err) || err instanceof EventFailure) throw err;
         if (!isolated) throw new EventFailure(index, err);
-        this.sessions.clear(); // the savepoint rolled back what the cache may have seen
+        // The savepoint rolled back what the caches may have seen.
+        this.sessions.clear();
+        this.halves.forget();
         const reason = err instanceof Error ? err.message : String(err);
         result.rejected.push({ index, code: 'invalid_event', reason: clip(reason, 500) });
         return;
@@ -219,6 +230,7 @@ export class Ingestor {
       const e = raw as CaptureEvent;
       if (e.probe !== true && checked.at > (this.activity.get(e.host) ?? '')) this.activity.set(e.host, checked.at);
     });
+    this.queue.insertAll();
     return result;
   }
 
@@ -234,22 +246,18 @@ export class Ingestor {
     if (!dropped && TURN_CONTENT_KINDS.has(raw.kind) && privateTurn) dropped = 'private';
     // The other half of a tool call, already stored: its privacy decides this half too.
     const toolUseId = (raw.kind === 'tool_use' || raw.kind === 'tool_result') && raw.toolUseId ? raw.toolUseId : null;
-    const sibling = toolUseId
-      ? (this.s.eventByKey.get(eventKey({ ...raw, kind: raw.kind === 'tool_use' ? 'tool_result' : 'tool_use' })) as
-          | { payload: string; dropped: string | null }
-          | undefined)
-      : undefined;
+    const sibling = toolUseId ? this.halves.find(siblingKey(raw)) : undefined;
     if (!dropped && sibling?.dropped === 'private') dropped = 'private';
 
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
-    const payload = stored ? JSON.stringify(stored) : JSON.stringify(this.stub(raw, dropped ?? 'private'));
+    const payload = JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
+    const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
     // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
-    const ins = this.s.insertEvent.run(
-      eventKey(raw), session.id, raw.host, raw.kind, payload, dropped ?? (isPrivatePrompt ? 'private' : null),
-      raw.probe === true ? 1 : 0, at, receivedAt,
-    );
+    const key = eventKey(raw);
+    const ins = this.s.insertEvent.run(key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt);
     if (ins.changes === 0) return false;
     const eventId = Number(ins.lastInsertRowid);
+    if (toolUseId) this.halves.remember(key, { payload, dropped: droppedAs });
 
     if (isPrivatePrompt) {
       this.addPrompt(raw, session, eventId, at, '', true);
@@ -270,26 +278,25 @@ export class Ingestor {
         this.endSession(stored, session, at);
         break;
       default:
-        if (OBSERVED_KINDS.has(stored.kind)) this.addObservation(stored, session, eventId, at, toolUseId, sibling?.payload);
+        if (OBSERVED_KINDS.has(stored.kind)) this.addObservation(stored, session, eventId, at, toolUseId, sibling);
     }
     return true;
   }
 
   /** The session row for an event (created on any first event), linked to its parent for subagents. */
   private resolveSession(e: CaptureEvent, at: string): { own: SessionDbState; privateTurn: boolean; parentPrivate: boolean } {
-    const project = this.deps.projectFor(e.cwd);
     const probe = e.probe === true ? 1 : 0;
     const agentId = e.agentId ?? null;
     let parent: SessionState | null = null;
     let ownId = e.sessionId;
     if (e.parentSessionId && e.parentSessionId !== e.sessionId) {
-      parent = this.session(e.host, e.parentSessionId, { project, cwd: e.cwd, parentId: null, sub: 0, agentId: null, at, probe });
+      parent = this.session(e.host, e.parentSessionId, { cwd: e.cwd, parentId: null, sub: 0, agentId: null, at, probe });
     } else if (agentId) {
-      parent = this.session(e.host, e.sessionId, { project, cwd: e.cwd, parentId: null, sub: 0, agentId: null, at, probe });
+      parent = this.session(e.host, e.sessionId, { cwd: e.cwd, parentId: null, sub: 0, agentId: null, at, probe });
       ownId = subagentSessionId(e.sessionId, agentId);
     }
     const sub = e.isSubagent === true || parent !== null ? 1 : 0;
-    const own = this.session(e.host, ownId, { project, cwd: e.cwd, parentId: parent?.id ?? null, sub, agentId, at, probe });
+    const own = this.session(e.host, ownId, { cwd: e.cwd, parentId: parent?.id ?? null, sub, agentId, at, probe });
     // A subagent spawned during a private turn is part of that turn.
     const parentPrivate = parent?.privateTurn === 1;
     return { own, privateTurn: own.privateTurn === 1 || parentPrivate, parentPrivate };
@@ -300,9 +307,10 @@ export class Ingestor {
     const key = `${host}\u0000${hostSessionId}`;
     let row = this.sessions.get(key) ?? (this.s.selectSession.get(host, hostSessionId) as SessionDbState | undefined);
     if (!row) {
-      const { id } = this.s.insertSession.get(host, hostSessionId, v.project, v.cwd, v.parentId, v.sub, v.agentId, v.at, v.probe) as { id: number };
+      const project = v.project ?? this.deps.projectFor(v.cwd);
+      const { id } = this.s.insertSession.get(host, hostSessionId, project, v.cwd, v.parentId, v.sub, v.agentId, v.at, v.probe) as { id: number };
       row = {
-        key, id, privateTurn: 0, promptCount: 0, project: v.project, startedAt: v.at, parentId: v.parentId, sub: v.sub,
+        key, id, privateTurn: 0, promptCount: 0, project, startedAt: v.at, parentId: v.parentId, sub: v.sub,
         agentId: v.agentId, probe: v.probe,
       };
     } else if (
@@ -348,12 +356,12 @@ export class Ingestor {
   }
 
   private addObservation(
-    e: CaptureEvent, session: SessionDbState, eventId: number, at: string, toolUseId: string | null, siblingPayload?: string,
+    e: CaptureEvent, session: SessionDbState, eventId: number, at: string, toolUseId: string | null, sibling?: StoredHalf,
   ): void {
     let source = e;
-    if (toolUseId && siblingPayload) {
-      const sibling = JSON.parse(siblingPayload) as CaptureEvent;
-      if (!('dropped' in sibling)) source = mergeToolHalves(e, sibling);
+    if (toolUseId && sibling) {
+      const other = JSON.parse(sibling.payload) as CaptureEvent;
+      if (!('dropped' in other)) source = mergeToolHalves(e, other);
     }
     const draft = this.observeSafely(source);
     if (!draft) return;
@@ -369,25 +377,29 @@ export class Ingestor {
     // Whichever half arrived first created the row; the second rewrites it with the merged view.
     // Only tool calls carry the id in the row (it is unique per session): a file_edit or note
     // that repeats a call's id is an observation of its own.
-    const existing = toolUseId && siblingPayload !== undefined
-      ? (this.s.obsByToolUse.get(session.id, toolUseId) as { id: number } | undefined)
-      : undefined;
-    if (existing) {
-      const t = text;
-      // The update trigger re-indexes the row if it was indexed already.
-      this.s.updateObs.run(t.type, t.title, t.subtitle, t.narrative, t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, existing.id);
-      return;
+    if (toolUseId && sibling) {
+      if (this.queueing && this.queue.complete(session.id, toolUseId, text)) return;
+      const existing = this.s.obsByToolUse.get(session.id, toolUseId) as { id: number } | undefined;
+      if (existing) {
+        const t = text;
+        // The update trigger re-indexes the row if it was indexed already.
+        this.s.updateObs.run(t.type, t.title, t.subtitle, t.narrative, t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, existing.id);
+        return;
+      }
     }
-    this.insertObservation(session, eventId, e.host, text, toolUseId, at);
+    const row: ObservationRow = { session, eventId, host: e.host, promptNumber: session.promptCount || null, text, toolUseId, at };
+    // The first half of a call stays open: its other half may still come in this batch.
+    const firstHalf = toolUseId !== null && !sibling;
+    if (this.queueing) this.queue.add(row, this.eventIndex, firstHalf);
+    else this.insertObservation(row);
   }
 
   /** Inserts an observation (fts-index.ts indexes it). */
-  private insertObservation(
-    session: SessionDbState, eventId: number | null, host: HostId, t: ObservationText, toolUseId: string | null, at: string,
-  ): number {
+  private insertObservation(r: ObservationRow): number {
+    const t = r.text;
     return Number(this.s.insertObs.run(
-      session.id, eventId, host, session.project, session.promptCount || null, t.type, t.title, t.subtitle, t.narrative,
-      t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, toolUseId, at,
+      r.session.id, r.eventId, r.host, r.session.project, r.promptNumber, t.type, t.title, t.subtitle, t.narrative,
+      t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, r.toolUseId, r.at,
     ).lastInsertRowid);
   }
 
@@ -411,13 +423,15 @@ export class Ingestor {
     const session = this.session(host, sessionId, { project, cwd: input.cwd ?? '', parentId: null, sub: 0, agentId: null, at, probe: 0 });
     const title = clip(oneLine(clean.title?.trim() || text.split('\n')[0]), MEMORY_TITLE_CHARS);
     const files = strings(input.files);
-    return this.insertObservation(session, null, host, {
+    const memory: ObservationText = {
       type: 'memory', title, subtitle: null, narrative: text, facts: '[]', filesRead: JSON.stringify(files), filesModified: '[]',
       concepts: list(input.concepts), toolName: null, tags: observationTags(host, 'memory', session.project, files),
-    }, null, at);
+    };
+    return this.insertObservation({ session, eventId: null, host, promptNumber: session.promptCount || null, text: memory, toolUseId: null, at });
   }
 
   private endSession(e: CaptureEvent, session: SessionDbState, at: string): void {
+    this.queue.insertAll(); // the digest reads the session's observations
     const ended = this.s.endSession.get({ at, reason: e.reason ?? null, id: session.id }) as { lastAssistant: string | null; endReason: string | null };
     const prompts = (this.s.digestPrompts.all(session.id) as { text: string }[]).map((r) => r.text);
     const observations = (this.s.digestObs.all(session.id) as Record<string, string | null>[]).map(

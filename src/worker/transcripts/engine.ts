@@ -72,23 +72,42 @@ export function fileInfo(path: string): FileInfo {
   return { path, name: basename(path), dir: dirname(path), parts: path.split(/[\\/]+/).filter(Boolean) };
 }
 
-/** A required equals/in on one record path, used to jump straight to the rules a record can match. */
-function discriminants(rule: MatchRule | undefined): Array<[string, unknown[]]> {
+/** The required parts of a match: the rule itself, or each rule of its `all`. */
+function requiredParts(rule: MatchRule | undefined): MatchRule[] {
   if (!rule) return [];
   const r = rule as Record<string, unknown>;
-  const list = Array.isArray(r.all) ? (r.all as Record<string, unknown>[]) : [r];
-  const out: Array<[string, unknown[]]> = [];
-  for (const sub of list) {
-    if (typeof sub.path !== 'string') continue;
-    let p: CompiledPath;
-    try { p = compilePath(sub.path); } catch { continue; }
-    if (p.root !== 'record' || p.wild) continue;
-    const key = p.segments.map(String).join('\u0000');
-    const prim = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-    if ('equals' in sub && prim(sub.equals)) out.push([key, [sub.equals]]);
-    else if (Array.isArray(sub.in) && (sub.in as unknown[]).every(prim)) out.push([key, sub.in as unknown[]]);
-  }
-  return out;
+  return Array.isArray(r.all) ? (r.all as MatchRule[]) : [rule];
+}
+
+/** An equals/in of primitives on one record path: [the path as a key, the values it accepts]. */
+function discriminant(part: MatchRule): [string, unknown[]] | null {
+  const sub = part as Record<string, unknown>;
+  if (typeof sub.path !== 'string') return null;
+  let p: CompiledPath;
+  try { p = compilePath(sub.path); } catch { return null; }
+  if (p.root !== 'record' || p.wild) return null;
+  const key = p.segments.map(String).join('\u0000');
+  const prim = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+  if ('equals' in sub && prim(sub.equals)) return [key, [sub.equals]];
+  if (Array.isArray(sub.in) && (sub.in as unknown[]).every(prim)) return [key, sub.in as unknown[]];
+  return null;
+}
+
+/** Required equals/in on record paths, used to jump straight to the rules a record can match. */
+function discriminants(rule: MatchRule | undefined): Array<[string, unknown[]]> {
+  return requiredParts(rule).flatMap((part) => {
+    const d = discriminant(part);
+    return d ? [d] : [];
+  });
+}
+
+/** The match of a rule reached through the index at `value`: without the parts the index already checked. */
+function afterIndex(rule: MatchRule | undefined, key: string, value: unknown): Predicate {
+  const rest = requiredParts(rule).filter((part) => {
+    const d = discriminant(part);
+    return !(d && d[0] === key && d[1].includes(value));
+  });
+  return compileMatch(rest.length ? ({ all: rest } as MatchRule) : undefined);
 }
 
 function str(v: unknown): string | undefined {
@@ -167,7 +186,11 @@ export function compileSchema(name: string, schema: TranscriptSchema): CompiledS
     const values = new Set<unknown>();
     perRule.forEach((ds) => ds.forEach(([k, vs]) => k === indexKey && vs.forEach((v) => values.add(v))));
     for (const v of values) {
-      byValue.set(v, rules.filter((r, i) => unpinned.includes(r) || perRule[i].some(([k, vs]) => k === indexKey && vs.includes(v))));
+      byValue.set(v, rules.flatMap((r, i) => {
+        if (unpinned.includes(r)) return [r];
+        const pinned = perRule[i].some(([k, vs]) => k === indexKey && vs.includes(v));
+        return pinned ? [{ ...r, match: afterIndex(schema.events[i].match, indexKey, v) }] : [];
+      }));
     }
   }
 
