@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** dist/bench.js lives next to dist/bin.js. */
+/** dist/bench.mjs lives next to dist/bin.js. */
 export const BIN = fileURLToPath(new URL('./bin.js', import.meta.url));
 
 export interface BenchHome {

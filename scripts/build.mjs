@@ -1,11 +1,19 @@
 // Builds dist/: a tiny dispatcher (bin.js), the hook as its own dependency-free bundle,
 // and the CLI/worker/bench sharing chunks. Runtime dependencies stay in node_modules (commander aside, see below).
+//
+// dist/ is CommonJS (its own package.json says so): hosts run `node dist/bin.js hook …` on every
+// tool call, and an ES module entry point costs node's ES module loader and its thread pool at
+// each start (about 10 ms, measured). The CLI, the worker and the benchmarks stay ES modules
+// (.mjs); worker.js and bench.js, the paths people and tests run, start them.
 import { build } from 'esbuild';
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 // dist/ is not wiped: several builds may run side by side during development; CI starts clean.
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 
 const common = {
   platform: 'node',
@@ -20,19 +28,27 @@ const common = {
 
 await build({
   ...common,
+  format: 'cjs',
   entryPoints: { bin: 'src/bin.ts' },
   outdir: 'dist',
+  external: ['./cli.mjs'],
   banner: { js: '#!/usr/bin/env node' },
 });
 
 // The hook runs on every tool call inside someone else's agent: one small file, no packages.
 await build({
   ...common,
+  format: 'cjs',
   entryPoints: { hook: 'src/hook/main.ts' },
   outdir: 'dist',
   minify: true,
   external: [],
   metafile: false,
+  // worker-start.ts finds dist/worker.js through __filename here, import.meta.url in the ES modules.
+  logOverride: { 'empty-import-meta': 'silent' },
+  // Modules loaded on first use (node:http, node:child_process) are required: an import() would
+  // start the ES module loader, and the code cache (src/code-cache.ts) runs without one.
+  supported: { 'dynamic-import': false },
 });
 
 const entries = { cli: 'src/npx-cli/main.ts', worker: 'src/worker/main.ts' };
@@ -59,21 +75,26 @@ await build({
   ...common,
   entryPoints: entries,
   outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   external,
   plugins: [lazyChildProcess],
   banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
+for (const name of ['worker', 'bench']) {
+  if (entries[name]) writeFileSync(`dist/${name}.js`, `// Starts dist/${name}.mjs (see scripts/build.mjs).\nimport('./${name}.mjs');\n`);
+}
 
 chmodSync('dist/bin.js', 0o755);
 
 // Native plugins: each templates/plugins/<host>/index.ts becomes one self-contained file in
 // dist/plugins/<host>/ (node built-ins only), next to copies of its static files (manifests).
-import { readdirSync, mkdirSync, copyFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// They are ES modules: dist/plugins/ says so for the plugins that bring no package.json.
 const pluginRoot = 'templates/plugins';
 if (existsSync(pluginRoot)) {
+  mkdirSync(join('dist', 'plugins'), { recursive: true });
+  writeFileSync(join('dist', 'plugins', 'package.json'), '{ "type": "module" }\n');
   for (const host of readdirSync(pluginRoot)) {
     const dir = join(pluginRoot, host);
     if (!statSync(dir).isDirectory() || !existsSync(join(dir, 'index.ts'))) continue;

@@ -36,11 +36,17 @@ export interface ContextRequest {
   cwd: string;
   host: string;
   sessionId?: string;
-  /** Absolute deadline on the performance.now() clock (process start = 0). */
+  /** Absolute deadline in milliseconds since process start (see sinceStartMs). */
   deadline: number;
 }
 
-const remaining = (deadline: number) => deadline - EXIT_RESERVE_MS - performance.now();
+/**
+ * Milliseconds since the process started (the clock of `deadline`). process.uptime() rather than
+ * performance.now(): the `performance` global loads perf_hooks on first use.
+ */
+export const sinceStartMs = (): number => process.uptime() * 1000;
+
+const remaining = (deadline: number) => deadline - EXIT_RESERVE_MS - sinceStartMs();
 
 function contextText(body: unknown): string {
   const b = body as { text?: unknown; context?: unknown } | null;

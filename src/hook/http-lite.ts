@@ -83,7 +83,10 @@ export function liteRequest(req: LiteRequest): Promise<LiteResponse> {
     ];
     if (req.token) lines.push(`Authorization: Bearer ${req.token}`);
     if (payload) lines.push('Content-Type: application/json', `Content-Length: ${payload.length}`);
-    const socket = connect({ host: '127.0.0.1', port: req.port });
+    // Half open: the worker closing the connection does not close ours. Closing a net.Socket sets
+    // up process.stderr (node checks `this !== process.stderr`), which costs about as much as the
+    // request itself; after a complete answer the socket is unref'd and left to the process exit.
+    const socket = connect({ host: '127.0.0.1', port: req.port, allowHalfOpen: true });
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
@@ -91,9 +94,13 @@ export function liteRequest(req: LiteRequest): Promise<LiteResponse> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      socket.destroy();
-      if (err) reject(err);
-      else resolve(res!);
+      if (err) {
+        socket.destroy();
+        return reject(err);
+      }
+      // A complete answer: the socket is left to the end of the process (see connect() above).
+      socket.unref();
+      resolve(res!);
     };
     const timer = setTimeout(() => settle(new Error(`worker did not answer within ${req.timeoutMs} ms`)), req.timeoutMs);
     const check = (ended: boolean) => {
@@ -105,10 +112,9 @@ export function liteRequest(req: LiteRequest): Promise<LiteResponse> {
       }
     };
     socket.setNoDelay(true);
-    socket.on('connect', () => {
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (payload) socket.write(payload);
-    });
+    // One write, so the request leaves in one segment and the worker reads it in one go.
+    const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+    socket.on('connect', () => socket.write(payload ? Buffer.concat([head, payload]) : head));
     socket.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_RESPONSE_BYTES) return settle(new Error('worker response too large'));

@@ -9,7 +9,7 @@ import { resolveHostId, type HookHostId } from '../shared/hosts.js';
 import { dataDir, dataPaths, type DataPaths } from '../shared/paths.js';
 import { sanitizeEvent } from '../shared/privacy.js';
 import { getAdapter } from './adapters/index.js';
-import { contextBudgetMs, fetchContext } from './context.js';
+import { contextBudgetMs, fetchContext, sinceStartMs } from './context.js';
 import { createHookLog, errorText, type HookLog } from './debug-log.js';
 import { deliver } from './deliver.js';
 import { createWorkerLink } from './link.js';
@@ -59,6 +59,8 @@ function writeStdout(text: string): Promise<void> {
   if (!text) return Promise.resolve();
   return new Promise((resolve) => {
     try {
+      // process.stdout is set up only when there is something to print: it costs a stream.
+      process.stdout.on('error', () => {});
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve());
     } catch {
       resolve();
@@ -96,7 +98,7 @@ async function handle(run: Run, paths: DataPaths): Promise<string> {
     context = fetchContext({ cwd: first.cwd, host: first.host, sessionId: first.sessionId, deadline }, link, log);
   }
   const [outcome, text] = await Promise.all([capture, context]);
-  if (outcome) log.detail(`${events.length} event(s) ${outcome}; context ${text.length} chars; ${Math.round(performance.now())} ms`);
+  if (outcome) log.detail(`${events.length} event(s) ${outcome}; context ${text.length} chars; ${Math.round(sinceStartMs())} ms`);
   return adapter.formatOutput(event, text);
 }
 
@@ -147,7 +149,6 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
-  process.stdout.on('error', () => {});
   // A crash in a callback can leave the run unfinished with nothing left to wait for: the host
   // still gets its neutral answer (a synchronous write, as the process is leaving).
   process.on('exit', () => {

@@ -8,7 +8,7 @@
  * A lock older than LOCK_STALE_MS or naming a dead pid is broken.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataPaths, type DataPaths, type Env } from './paths.js';
 import { readToken, readWorkerInfo, workerRequest, type WorkerInfo } from './worker-client.js';
@@ -205,15 +205,20 @@ export function releaseStartLock(paths: DataPaths, pid = process.pid): void {
 
 // ---- spawn --------------------------------------------------------------------------------
 
+/** This file once bundled: __filename in the CommonJS hook bundle, import.meta.url in the ES modules. */
+function bundleFile(): string {
+  return typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+}
+
 /** dist/worker.js next to the running bundle (or one level up from a shared chunk); env override for tests. */
 export function workerEntry(env: Env = process.env): string {
   if (env.CLAUDE_MEM_WORKER_ENTRY) return env.CLAUDE_MEM_WORKER_ENTRY;
-  const here = new URL('./worker.js', import.meta.url);
-  for (const candidate of [here, new URL('../worker.js', import.meta.url)]) {
-    const p = fileURLToPath(candidate);
-    if (existsSync(p)) return p;
+  const dir = dirname(bundleFile());
+  const here = join(dir, 'worker.js');
+  for (const candidate of [here, join(dir, '..', 'worker.js')]) {
+    if (existsSync(candidate)) return candidate;
   }
-  return fileURLToPath(here);
+  return here;
 }
 
 const OUT_LOG_MAX = 1024 * 1024;

@@ -1,4 +1,4 @@
-/** Entry point of dist/worker.js: one long-lived worker for the data directory in CLAUDE_MEM_DATA_DIR. */
+/** Entry point of dist/worker.mjs (started by dist/worker.js): one long-lived worker for the data directory in CLAUDE_MEM_DATA_DIR. */
 import { dataDir, dataPaths } from '../shared/paths.js';
 import { runWorker } from './lifecycle/run.js';
 import { openStore } from './store/sqlite-store.js';

@@ -141,7 +141,7 @@ export function bareEnv(): { home: string; dataDir: string; env: NodeJS.ProcessE
 }
 
 export function ensureBuiltNow(): void {
-  if (existsSync(DIST_BIN) && existsSync(join(REPO_ROOT, 'dist', 'cli.js'))) return;
+  if (existsSync(DIST_BIN) && existsSync(join(REPO_ROOT, 'dist', 'cli.mjs'))) return;
   const r = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`npm run build failed: ${(r.stdout + r.stderr).slice(-2000)}`);
 }

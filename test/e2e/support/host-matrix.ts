@@ -23,9 +23,10 @@ function status(r: HostResult): string {
   return `**${r.status.toUpperCase()}** (steps below passed before it stopped)`;
 }
 
-export function renderMatrix(results: HostResult[], runId: string): string {
+/** The matrix; with a run id for the run's own copy (docs/hosts.md changes only when the results do). */
+export function renderMatrix(results: HostResult[], runId?: string): string {
   const rows = [
-    `Run \`${runId}\`. Every host below whose CLI is on the npm registry was installed at the pinned version, configured by the real \`claude-mem install --yes --ide <host>\`, and driven offline against a scripted model server (one prompt; one shell call and one file read; then a second session and a run after uninstall).`,
+    `${runId ? `Run \`${runId}\`. ` : ''}Every host below whose CLI is on the npm registry was installed at the pinned version, configured by the real \`claude-mem install --yes --ide <host>\`, and driven offline against a scripted model server (one prompt; one shell call and one file read; then a second session and a run after uninstall).`,
     '',
     '| Host (id) | Version tested | Capture | Recall | Result | Proven with the real binary in this run | Not proven here (captured payloads, unit tests or docs only) |',
     '|---|---|---|---|---|---|---|',
@@ -44,10 +45,10 @@ export function renderMatrix(results: HostResult[], runId: string): string {
 export function writeHostMatrix(runId: string): string | undefined {
   const results = readHostResults().filter((r) => r.runId === runId);
   if (results.length === 0) return undefined;
-  const md = renderMatrix(results, runId);
   const out = join(REPO_ROOT, 'test-results', 'hosts-matrix.md');
   mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true });
-  writeFileSync(out, `${md}\n`);
+  writeFileSync(out, `${renderMatrix(results, runId)}\n`);
+  const md = renderMatrix(results);
   const ran = new Set(results.map((r) => r.host));
   if (!conformanceHosts().every((h) => ran.has(h))) return out;
   const doc = join(REPO_ROOT, 'docs', 'hosts.md');
