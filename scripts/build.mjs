@@ -57,7 +57,9 @@ if (existsSync('bench/main.ts')) entries.bench = 'bench/main.ts';
 // (a CommonJS package behind an ESM wrapper) it alone costs about as much as node's own start-up.
 // Its require() of node built-ins needs a real require in these ESM files, hence the banner.
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
-const bundled = new Set(['commander']);
+// Pure-JS packages made of many small ES modules are bundled: loading them file by file costs the
+// worker and CLI tens of milliseconds at every start.
+const bundled = new Set(['commander', 'zod']);
 const external = Object.keys(dependencies).filter((d) => !bundled.has(d)).flatMap((d) => [d, `${d}/*`]);
 // commander requires node:child_process when it loads, only to spawn stand-alone executable
 // subcommands (claude-mem has none): it gets a stand-in that loads the module on first use.

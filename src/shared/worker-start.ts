@@ -210,15 +210,20 @@ function bundleFile(): string {
   return typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
 }
 
-/** dist/worker.js next to the running bundle (or one level up from a shared chunk); env override for tests. */
+/**
+ * dist/worker.mjs next to the running bundle (or one level up from a shared chunk), started
+ * directly rather than through its dist/worker.js shim (one module load less at every start);
+ * env override for tests.
+ */
 export function workerEntry(env: Env = process.env): string {
   if (env.CLAUDE_MEM_WORKER_ENTRY) return env.CLAUDE_MEM_WORKER_ENTRY;
   const dir = dirname(bundleFile());
-  const here = join(dir, 'worker.js');
-  for (const candidate of [here, join(dir, '..', 'worker.js')]) {
-    if (existsSync(candidate)) return candidate;
+  for (const name of ['worker.mjs', 'worker.js']) {
+    for (const candidate of [join(dir, name), join(dir, '..', name)]) {
+      if (existsSync(candidate)) return candidate;
+    }
   }
-  return here;
+  return join(dir, 'worker.js');
 }
 
 const OUT_LOG_MAX = 1024 * 1024;

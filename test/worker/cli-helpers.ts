@@ -65,7 +65,7 @@ export function workerPids(dataDir: string): number[] {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      if (!cmd.includes('worker.js')) continue;
+      if (!/worker\.m?js/.test(cmd)) continue;
       const env = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       if (/\) Z /.test(stat)) continue; // zombie
