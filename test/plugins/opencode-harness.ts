@@ -5,8 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLocalServer } from '../helpers/local-server.js';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
@@ -147,21 +147,12 @@ export async function startFakeWorker(dataDir: string): Promise<FakeWorker> {
         return json(res, 404, { error: { code: 'not_found', message: url.pathname } });
     }
   };
-  const server: Server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => (text += d));
-    req.on('end', () => handle(req, res, text));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  w.port = (server.address() as AddressInfo).port;
+  const server = await startLocalServer(handle);
+  w.port = server.port;
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'worker.json'), JSON.stringify({ pid: process.pid, port: w.port, version: 'test', startedAt: new Date().toISOString(), dataDir, instanceId: 'fake' }));
   writeFileSync(join(dataDir, 'worker.token'), token, { mode: 0o600 });
-  w.close = () => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  });
+  w.close = server.close;
   return w;
 }
 

@@ -4,8 +4,8 @@
  * It follows a ModelScript (model-script.ts): one scripted tool call per request, counted by the
  * tool results already in the conversation, then the final answer.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLocalServer } from '../../helpers/local-server.js';
 import { randomBytes } from 'node:crypto';
 import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
@@ -84,45 +84,39 @@ function jsonMessage(res: ServerResponse, model: string, block: Block): void {
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
   const requests: RecordedRequest[] = [];
   const state = { script: scriptFor() };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: Record<string, unknown> = {};
-      try {
-        body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-      } catch {
-        // Recorded as text.
-      }
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, text, at: Date.now() });
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method === 'HEAD' || req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(req.method === 'GET' ? '{}' : undefined);
-        return;
-      }
-      if (path === '/v1/messages/count_tokens') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: Math.ceil(text.length / 4) }));
-        return;
-      }
-      if (path !== '/v1/messages') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${path}` } }));
-        return;
-      }
-      const model = typeof body.model === 'string' ? body.model : 'mock-model';
-      const call = nextCall(state.script, offers(body as MessagesBody), toolResultCount(body as MessagesBody));
-      const block: Block = call
-        ? { type: 'tool_use', id: id('toolu'), name: call.name, input: call.args }
-        : { type: 'text', text: state.script.answer };
-      if (body.stream === true) streamMessage(res, model, block);
-      else jsonMessage(res, model, block);
-    });
+  const server = await startLocalServer((req, res, text) => {
+    let body: Record<string, unknown> = {};
+    try {
+      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      // Recorded as text.
+    }
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, text, at: Date.now() });
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'HEAD' || req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.method === 'GET' ? '{}' : undefined);
+      return;
+    }
+    if (path === '/v1/messages/count_tokens') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ input_tokens: Math.ceil(text.length / 4) }));
+      return;
+    }
+    if (path !== '/v1/messages') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${path}` } }));
+      return;
+    }
+    const model = typeof body.model === 'string' ? body.model : 'mock-model';
+    const call = nextCall(state.script, offers(body as MessagesBody), toolResultCount(body as MessagesBody));
+    const block: Block = call
+      ? { type: 'tool_use', id: id('toolu'), name: call.name, input: call.args }
+      : { type: 'text', text: state.script.answer };
+    if (body.stream === true) streamMessage(res, model, block);
+    else jsonMessage(res, model, block);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = server.port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -134,9 +128,6 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
     set script(v: ModelScript) {
       state.script = v;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: server.close,
   };
 }

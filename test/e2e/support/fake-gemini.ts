@@ -8,8 +8,8 @@
  * It follows a ModelScript (model-script.ts): one scripted function call per request, counted by
  * the functionResponse parts already in the conversation, then the final answer.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLocalServer } from '../../helpers/local-server.js';
 import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
 export interface GeminiPart {
@@ -141,17 +141,8 @@ export async function startFakeGemini(): Promise<FakeGemini> {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 404, message: `no route ${req.method} ${path}`, status: 'NOT_FOUND' } }));
   };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  fake.baseUrl = `http://127.0.0.1:${port}`;
-  fake.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  const server = await startLocalServer(handle);
+  fake.baseUrl = `http://127.0.0.1:${server.port}`;
+  fake.close = server.close;
   return fake;
 }

@@ -9,8 +9,8 @@
  * `role: tool` messages already in the conversation, then the final answer (also the answer to
  * side requests such as titles, which offer no tools).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLocalServer } from '../../helpers/local-server.js';
 import { randomBytes } from 'node:crypto';
 import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
@@ -140,17 +140,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } }));
   };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  fake.baseUrl = `http://127.0.0.1:${port}/v1`;
-  fake.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  const server = await startLocalServer(handle);
+  fake.baseUrl = `http://127.0.0.1:${server.port}/v1`;
+  fake.close = server.close;
   return fake;
 }

@@ -4,8 +4,8 @@
  * request. It follows a ModelScript (model-script.ts): one scripted function call per request,
  * counted by the function_call_output items already in the input, then the final answer.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startLocalServer } from '../../helpers/local-server.js';
 import { randomBytes } from 'node:crypto';
 import { nextCall, scriptFor, type ModelScript } from './model-script.js';
 
@@ -84,18 +84,8 @@ export async function startFakeResponses(): Promise<FakeResponses> {
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
   };
-  const server: Server = createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => (text += d));
-    req.on('end', () => handle(req, res, text));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as AddressInfo;
-  fake.baseUrl = `http://127.0.0.1:${port}/v1`;
-  fake.close = () => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  });
+  const server = await startLocalServer(handle);
+  fake.baseUrl = `http://127.0.0.1:${server.port}/v1`;
+  fake.close = server.close;
   return fake;
 }
