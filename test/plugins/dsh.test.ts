@@ -4,8 +4,8 @@
  * (agent, source))`; `agent.inject(content, {source})`; `agent.session.header`). It only recalls:
  * capture is the transcript watch's, so nothing may ever be POSTed to /api/events.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeWorker, waitUntil, type FakeWorker } from './opencode-harness.js';
+import { describe, expect, it } from 'vitest';
+import { pluginTestLifecycle, startFakeWorker, waitUntil } from './opencode-harness.js';
 import { ensureBundles, importModule, installCopy } from './pi-harness.js';
 
 const CWD = '/home/dev/projects/demo';
@@ -34,21 +34,15 @@ function agent(header: Record<string, unknown>) {
 
 type Mod = { name: string; inject: string[]; apply(ctx: unknown, config?: unknown): void; default?: unknown };
 
-let worker: FakeWorker | undefined;
-beforeAll(() => ensureBundles(['dsh']), 240_000);
-beforeEach(() => delete process.env.CLAUDE_MEM_DATA_DIR);
-afterEach(async () => {
-  await worker?.close();
-  worker = undefined;
-});
+const t = pluginTestLifecycle(() => ensureBundles(['dsh']), ['CLAUDE_MEM_DATA_DIR']);
 
 async function load(withWorker = true) {
   const p = installCopy('dsh');
-  if (withWorker) worker = await startFakeWorker(p.dataDir);
+  if (withWorker) t.worker = await startFakeWorker(p.dataDir);
   const mod = await importModule<Mod>(p.file);
   const c = cordis();
   mod.apply(c.ctx, {});
-  return { ...c, mod, w: worker };
+  return { ...c, mod, w: t.worker };
 }
 
 describe('DeepSeek Harness plugin (recall only)', () => {

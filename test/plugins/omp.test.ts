@@ -5,8 +5,8 @@
  * in OMP's shapes (session_start/session_shutdown without a reason, before_agent_start's
  * systemPrompt as string[], `ctx.agent` naming the main agent or a subagent).
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startFakeWorker, type FakeWorker } from './opencode-harness.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pluginTestLifecycle, startFakeWorker, type FakeWorker } from './opencode-harness.js';
 import { createPiHost, ensureBundles, importModule, installCopy, piRecords, runAsHost, type PiHost, type PiRecord } from './pi-harness.js';
 
 const SESSION = '01a22c17-fd4e-740e-9726-113d76eab436';
@@ -28,26 +28,13 @@ function ompRecords(): PiRecord[] {
 /** OMP's ExtensionAPI surface this extension may touch. */
 const OMP_KEYS = ['on', 'registerTool', 'registerCommand', 'registerShortcut', 'registerFlag', 'sendMessage', 'sendUserMessage', 'appendEntry', 'exec', 'events'];
 
-let worker: FakeWorker | undefined;
-let restore: (() => void) | undefined;
-
-beforeAll(() => ensureBundles(['omp']), 240_000);
-beforeEach(() => {
-  delete process.env.CLAUDE_MEM_DATA_DIR;
-  delete process.env.CLAUDE_MEM_TRUST_HOST_API;
-});
-afterEach(async () => {
-  restore?.();
-  restore = undefined;
-  await worker?.close();
-  worker = undefined;
-  vi.restoreAllMocks();
-});
+const t = pluginTestLifecycle(() => ensureBundles(['omp']), ['CLAUDE_MEM_DATA_DIR', 'CLAUDE_MEM_TRUST_HOST_API']);
+afterEach(() => vi.restoreAllMocks());
 
 async function load(version = '18.3.4', pkg = '@oh-my-pi/pi-coding-agent'): Promise<{ host: PiHost; w: FakeWorker }> {
-  restore = runAsHost(pkg, version);
+  t.restore = runAsHost(pkg, version);
   const p = installCopy('omp');
-  const w = (worker = await startFakeWorker(p.dataDir));
+  const w = (t.worker = await startFakeWorker(p.dataDir));
   const mod = await importModule<{ default: (pi: Record<string, unknown>) => void }>(p.file);
   const host = createPiHost(OMP_KEYS);
   mod.default(host.api);
@@ -100,8 +87,8 @@ describe('OMP extension, OMP 18.3 shapes', () => {
   it('a compiled OMP (no package.json to read) counts as unknown: recall only', async () => {
     const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const { host, w } = await load();
-    restore?.();
-    restore = undefined;
+    t.restore?.();
+    t.restore = undefined;
     const saved = process.argv[1];
     process.argv[1] = '/$bunfs/root/omp';
     try {

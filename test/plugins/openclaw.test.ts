@@ -7,10 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { listSpool, readSpool } from '../../src/shared/spool.js';
-import { startFakeWorker, waitUntil, type FakeWorker } from './opencode-harness.js';
+import { pluginTestLifecycle, startFakeWorker, waitUntil } from './opencode-harness.js';
 import { ensureBundles, importModule, installCopy, OPENCLAW_FIXTURE } from './pi-harness.js';
 
 const SESSION = '2ca8660e-5720-4ac4-93f3-2618843d13aa';
@@ -62,24 +62,15 @@ function openclawApi(mode = 'full', config: Record<string, unknown> = {}) {
   return { api, hooks, errors, call, replay };
 }
 
-let worker: FakeWorker | undefined;
-beforeAll(() => ensureBundles(['openclaw']), 240_000);
-beforeEach(() => {
-  delete process.env.CLAUDE_MEM_DATA_DIR;
-  delete process.env.CLAUDE_MEM_CONTEXT_BUDGET_MS;
-});
-afterEach(async () => {
-  await worker?.close();
-  worker = undefined;
-});
+const t = pluginTestLifecycle(() => ensureBundles(['openclaw']));
 
 async function load(withWorker = true) {
   const p = installCopy('openclaw');
-  if (withWorker) worker = await startFakeWorker(p.dataDir);
+  if (withWorker) t.worker = await startFakeWorker(p.dataDir);
   const mod = await importModule<{ default: Entry }>(p.file);
   const h = openclawApi('full', { agents: { defaults: { workspace: CWD } } });
   mod.default.register(h.api);
-  return { ...h, dataDir: p.dataDir, w: worker, dir: p.dir, mod };
+  return { ...h, dataDir: p.dataDir, w: t.worker, dir: p.dir, mod };
 }
 
 const spooled = (dataDir: string): CaptureEvent[] => listSpool(`${dataDir}/spool`).flatMap((f) => readSpool(f.path).events);

@@ -4,6 +4,7 @@
  * fixture's callbacks (../shared/fixtures/hosts/opencode/events/plugin-events.jsonl) as they are.
  */
 import { spawnSync } from 'node:child_process';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startLocalServer } from '../helpers/local-server.js';
@@ -199,4 +200,29 @@ export async function replayV1(hooks: V1Hooks, records: FixtureRecord[]): Promis
 export function v1Input(records: FixtureRecord[]): Record<string, unknown> {
   const init = records.find((r) => r.hook === 'plugin.init')!;
   return { directory: init.directory, worktree: init.worktree, project: init.project, client: {}, serverUrl: new URL('http://localhost:4096') };
+}
+
+/** What one plugin test leaves behind: its fake worker and a host-package stand-in to undo. */
+export interface PluginTestState {
+  worker?: FakeWorker;
+  restore?: () => void;
+}
+
+/**
+ * The set-up every plugin test file shares: bundles built once, the variables a plugin reads
+ * cleared before each test, the fake worker closed and any stand-in undone after it.
+ */
+export function pluginTestLifecycle(build: () => void, clearEnv: readonly string[] = ['CLAUDE_MEM_DATA_DIR', 'CLAUDE_MEM_CONTEXT_BUDGET_MS']): PluginTestState {
+  const state: PluginTestState = {};
+  beforeAll(build, 240_000);
+  beforeEach(() => {
+    for (const k of clearEnv) delete process.env[k];
+  });
+  afterEach(async () => {
+    state.restore?.();
+    state.restore = undefined;
+    await state.worker?.close();
+    state.worker = undefined;
+  });
+  return state;
 }

@@ -8,33 +8,23 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { tempDir } from '../helpers/temp.js';
 import {
-  ensurePluginsBuilt, FIXTURE_CWD, FIXTURE_SESSION, fixtureRecords, installBundle, loadBundle, replayV1, spooled, startFakeWorker,
+  ensurePluginsBuilt, FIXTURE_CWD, FIXTURE_SESSION, fixtureRecords, installBundle, loadBundle, pluginTestLifecycle, replayV1, spooled, startFakeWorker,
   v1Input, waitUntil, type FakeWorker, type V1Hooks,
 } from './opencode-harness.js';
 
 type V1Plugin = (input: Record<string, unknown>) => Promise<V1Hooks>;
 
 const records = fixtureRecords();
-let worker: FakeWorker | undefined;
-
-beforeAll(() => ensurePluginsBuilt(), 240_000);
-beforeEach(() => {
-  // The plugin reads the data directory from claude-mem.json unless CLAUDE_MEM_DATA_DIR says otherwise.
-  delete process.env.CLAUDE_MEM_DATA_DIR;
-  delete process.env.CLAUDE_MEM_CONTEXT_BUDGET_MS;
-});
-afterEach(async () => {
-  await worker?.close();
-  worker = undefined;
-});
+// The plugin reads the data directory from claude-mem.json unless CLAUDE_MEM_DATA_DIR says otherwise.
+const t = pluginTestLifecycle(ensurePluginsBuilt);
 
 async function pluginWithWorker(): Promise<{ hooks: V1Hooks; w: FakeWorker; dataDir: string }> {
   const p = installBundle('opencode-v1');
-  const w = (worker = await startFakeWorker(p.dataDir));
+  const w = (t.worker = await startFakeWorker(p.dataDir));
   const plugin = await loadBundle<V1Plugin>(p.file);
   return { hooks: await plugin(v1Input(records)), w, dataDir: p.dataDir };
 }
@@ -121,7 +111,7 @@ describe('OpenCode V1 plugin, fixture callbacks of OpenCode 1.18.33', () => {
 
   it('keeps the host waiting no longer than its budget when the worker hangs, then spools at exit', async () => {
     const p = installBundle('opencode-v1');
-    const w = (worker = await startFakeWorker(p.dataDir));
+    const w = (t.worker = await startFakeWorker(p.dataDir));
     w.hangEvents = true;
     const script = `
       const plugin = (await import(${JSON.stringify(`file://${p.file}`)})).default;
@@ -236,7 +226,7 @@ describe('OpenCode V1 plugin, recall tools', () => {
   it('uses CLAUDE_MEM_DATA_DIR over the recorded data directory', async () => {
     const p = installBundle('opencode-v1');
     const other = tempDir('env-data');
-    const w = (worker = await startFakeWorker(other));
+    const w = (t.worker = await startFakeWorker(other));
     process.env.CLAUDE_MEM_DATA_DIR = other;
     const hooks = await (await loadBundle<V1Plugin>(p.file))(v1Input(records));
     await hooks['chat.message']({ sessionID: FIXTURE_SESSION }, { message: { id: 'msg_9' }, parts: [{ type: 'text', text: 'hi' }] });

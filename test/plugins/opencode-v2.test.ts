@@ -6,10 +6,10 @@
  * is the captured 1.18.33 run (same ids) expressed in V2's documented shapes.
  */
 import { pathToFileURL } from 'node:url';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import {
-  ensurePluginsBuilt, FIXTURE_CWD, FIXTURE_SESSION, installBundle, loadBundle, spooled, startFakeWorker, waitUntil, type FakeWorker,
+  ensurePluginsBuilt, FIXTURE_CWD, FIXTURE_SESSION, installBundle, loadBundle, pluginTestLifecycle, spooled, startFakeWorker, waitUntil, type FakeWorker,
 } from './opencode-harness.js';
 
 interface V2Plugin {
@@ -72,21 +72,11 @@ function v2Host(opts: { withEvents?: boolean } = {}) {
 
 const MSG = 'msg_22c17cde8001s4kXE5Yz3qspom';
 const CALL = 'call_mlfkrvshh9';
-let worker: FakeWorker | undefined;
-
-beforeAll(() => ensurePluginsBuilt(), 240_000);
-beforeEach(() => {
-  delete process.env.CLAUDE_MEM_DATA_DIR;
-  delete process.env.CLAUDE_MEM_CONTEXT_BUDGET_MS;
-});
-afterEach(async () => {
-  await worker?.close();
-  worker = undefined;
-});
+const t = pluginTestLifecycle(ensurePluginsBuilt);
 
 async function started(opts: { worker?: boolean; withEvents?: boolean } = {}) {
   const p = installBundle('opencode-v2');
-  const w = opts.worker === false ? undefined : (worker = await startFakeWorker(p.dataDir));
+  const w = opts.worker === false ? undefined : (t.worker = await startFakeWorker(p.dataDir));
   const plugin = await loadBundle<V2Plugin>(p.file);
   const host = v2Host(opts);
   const cleanup = await plugin.setup(host.ctx);

@@ -5,10 +5,10 @@
  * what reaches the worker, what goes to the spool when there is none, the context answer, the
  * native memory tools, and the refusal to capture on an unknown Pi release.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { readSpool, listSpool } from '../../src/shared/spool.js';
-import { startFakeWorker, waitUntil, type FakeWorker } from './opencode-harness.js';
+import { pluginTestLifecycle, startFakeWorker, waitUntil, type FakeWorker } from './opencode-harness.js';
 import { createPiHost, ensureBundles, importModule, installCopy, piRecords, runAsHost, type PiHost } from './pi-harness.js';
 
 const SESSION = '01a22c17-fd4e-740e-9726-113d76eab436';
@@ -17,33 +17,19 @@ const FILE = '/home/dev/.pi/agent/sessions/--home-dev-projects-demo--/2026-11-30
 const records = piRecords();
 const apiKeys = records[0].apiKeys!;
 
-let worker: FakeWorker | undefined;
-let restore: (() => void) | undefined;
-
-beforeAll(() => ensureBundles(['pi']), 240_000);
-beforeEach(() => {
-  delete process.env.CLAUDE_MEM_DATA_DIR;
-  delete process.env.CLAUDE_MEM_CONTEXT_BUDGET_MS;
-  delete process.env.CLAUDE_MEM_TRUST_HOST_API;
-});
-afterEach(async () => {
-  restore?.();
-  restore = undefined;
-  await worker?.close();
-  worker = undefined;
-  vi.restoreAllMocks();
-});
+const t = pluginTestLifecycle(() => ensureBundles(['pi']), ['CLAUDE_MEM_DATA_DIR', 'CLAUDE_MEM_CONTEXT_BUDGET_MS', 'CLAUDE_MEM_TRUST_HOST_API']);
+afterEach(() => vi.restoreAllMocks());
 
 type Factory = (pi: Record<string, unknown>) => void;
 
 async function load(opts: { version?: string; pkg?: string; worker?: boolean } = {}): Promise<{ host: PiHost; dataDir: string; w?: FakeWorker }> {
-  restore = runAsHost(opts.pkg ?? '@mariozechner/pi-coding-agent', opts.version ?? '0.73.1');
+  t.restore = runAsHost(opts.pkg ?? '@mariozechner/pi-coding-agent', opts.version ?? '0.73.1');
   const p = installCopy('pi');
-  if (opts.worker !== false) worker = await startFakeWorker(p.dataDir);
+  if (opts.worker !== false) t.worker = await startFakeWorker(p.dataDir);
   const mod = await importModule<{ default: Factory }>(p.file);
   const host = createPiHost(apiKeys);
   mod.default(host.api);
-  return { host, dataDir: p.dataDir, w: worker };
+  return { host, dataDir: p.dataDir, w: t.worker };
 }
 
 const spooled = (dataDir: string): CaptureEvent[] => listSpool(`${dataDir}/spool`).flatMap((f) => readSpool(f.path).events);
