@@ -7,6 +7,8 @@
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync, ftruncateSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { OBS_FTS_COLS, PROMPT_FTS_COLS } from '../src/worker/store/migrations.js';
 import { openStore } from '../src/worker/store/sqlite-store.js';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
 import type { MemoryStore, TranscriptCheckpoint } from '../src/worker/store/types.js';
@@ -91,7 +93,7 @@ function nullStore(): MemoryStore & { events: number } {
   return s as unknown as MemoryStore & { events: number };
 }
 
-async function throughput(root: string, targetMb: number): Promise<{ mbPerSec: number; evalMbPerSec: number; events: number; mb: number }> {
+async function throughput(root: string, targetMb: number): Promise<{ mbPerSec: number; evalMbPerSec: number; dbOnlyMbPerSec: number; events: number; mb: number }> {
   const dir = join(root, 'throughput');
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
@@ -114,12 +116,52 @@ async function throughput(root: string, targetMb: number): Promise<{ mbPerSec: n
     evalMbPerSec = mb / ((performance.now() - t) / 1000);
     events = nul.events;
   }
-  const store = openStore(join(root, 'throughput.db'));
+  const dbPath = join(root, 'throughput.db');
+  const store = openStore(dbPath);
   const t0 = performance.now();
   for (const f of files) await drainFile(store, f);
-  const secs = (performance.now() - t0) / 1000;
   store.close();
-  return { mbPerSec: mb / secs, evalMbPerSec, events, mb };
+  const secs = (performance.now() - t0) / 1000;
+  const dbOnlySecs = databaseOnly(dbPath, join(root, 'rows-only.db'), files.length);
+  return { mbPerSec: mb / secs, evalMbPerSec, dbOnlyMbPerSec: mb / dbOnlySecs, events, mb };
+}
+
+/**
+ * The database's own share, as a same-run baseline: the rows the ingest wrote, inserted again
+ * into an empty database of the same schema and settings by plain prepared INSERTs (no parsing,
+ * privacy or observation), in as many transactions, then indexed for search and closed.
+ * Returns seconds.
+ */
+function databaseOnly(from: string, to: string, transactions: number): number {
+  openStore(to).close(); // the same schema
+  const src = new Database(from, { readonly: true });
+  const db = new Database(to);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('wal_autocheckpoint = 8000');
+  db.pragma('cache_size = -32000');
+  const rowsOf = (table: string) => {
+    const stmt = src.prepare(`SELECT * FROM ${table} ORDER BY rowid`);
+    const cols = stmt.columns().map((c) => c.name);
+    return { rows: stmt.raw().all() as unknown[][], insert: db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`) };
+  };
+  const sessions = rowsOf('sessions');
+  db.transaction(() => sessions.rows.forEach((r) => sessions.insert.run(...r)))();
+  const tables = ['events', 'prompts', 'observations', 'summaries', 'transcript_files'].map(rowsOf);
+  src.close();
+  const t0 = performance.now();
+  for (let b = 0; b < transactions; b++) {
+    db.transaction(() => {
+      for (const t of tables) {
+        const per = Math.ceil(t.rows.length / transactions);
+        for (const r of t.rows.slice(b * per, (b + 1) * per)) t.insert.run(...r);
+      }
+    }).immediate();
+  }
+  db.exec(`INSERT INTO observations_fts (rowid, ${OBS_FTS_COLS}) SELECT id, ${OBS_FTS_COLS} FROM observations;
+    INSERT INTO prompts_fts (rowid, ${PROMPT_FTS_COLS}) SELECT id, ${PROMPT_FTS_COLS} FROM prompts;`);
+  db.close();
+  return (performance.now() - t0) / 1000;
 }
 
 async function appendLatency(root: string, samples: number): Promise<number> {
@@ -201,6 +243,8 @@ export async function benchTranscripts(opts: { targetMb?: number; latencySamples
   smallFileAppendMs: number;
   /** The same without the store (reading + evaluation only, warm), and what the log holds. */
   evalOnlyMbPerSec: number;
+  /** The stored rows alone, inserted and indexed by plain SQL: the database's own share. */
+  dbOnlyMbPerSec: number;
   eventsPerMb: number;
   storeUsPerEvent: number;
 }> {
@@ -216,6 +260,7 @@ export async function benchTranscripts(opts: { targetMb?: number; latencySamples
       bigFileAppendMs: Math.round(costs.big * 100) / 100,
       smallFileAppendMs: Math.round(costs.small * 100) / 100,
       evalOnlyMbPerSec: round(tp.evalMbPerSec),
+      dbOnlyMbPerSec: round(tp.dbOnlyMbPerSec),
       eventsPerMb: round(tp.events / tp.mb),
       storeUsPerEvent: round(((tp.mb / tp.mbPerSec - tp.mb / tp.evalMbPerSec) * 1e6) / tp.events),
     };

@@ -41,6 +41,7 @@ export interface OpenStoreOptions extends Partial<IngestDeps> {
 const WAL_AUTOCHECKPOINT_PAGES = 8000;
 // Search indexing is batched (fts-index.ts): at once when this many rows wait, else shortly after.
 const INDEX_BATCH_ROWS = 256;
+const ANALYSIS_LIMIT_ROWS = 1000;
 const INDEX_DELAY_MS = 200;
 const QUIET_BUSY_MS = 200;
 const MAX_IDS = 500;
@@ -418,8 +419,12 @@ export class SqliteStore implements MemoryStore {
     if (this.closed) return;
     try {
       this.flushSearchIndex();
-      // Keeps the query planner's statistics current; cheap when nothing changed much.
-      if (this.indexer) this.db.pragma('optimize');
+      // Keeps the query planner's statistics current. The limit bounds the rows ANALYZE reads
+      // per index, so closing a large database stays cheap (SQLite's own advice for optimize).
+      if (this.indexer) {
+        this.db.pragma(`analysis_limit = ${ANALYSIS_LIMIT_ROWS}`);
+        this.db.pragma('optimize');
+      }
     } catch {
       // Indexed at the next open instead.
     }
