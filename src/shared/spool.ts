@@ -10,11 +10,18 @@ import type { CaptureEvent } from './capture-event.js';
 
 export const SPOOL_SUFFIX = '.jsonl';
 
+// A process's files sort in the order it wrote them, even several in one millisecond (a plugin
+// spooling batch after batch) or across a clock step back: the drain stores them in that order.
+let lastTime = 0;
+let sequence = 0;
+
 /** Appends events durably; returns the file written. Throws on failure (the caller decides). */
 export function writeSpool(spoolDir: string, events: readonly CaptureEvent[]): string {
   mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
-  // Time first so names sort oldest first; pid + random make them unique ('wx' below refuses a clash).
-  const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  lastTime = Math.max(lastTime, Date.now());
+  const seq = (sequence++ % 36 ** 6).toString(36).padStart(6, '0');
+  // Time, then this process's write order; pid + random make names unique ('wx' below refuses a clash).
+  const name = `${lastTime.toString(36).padStart(9, '0')}-${process.pid}-${seq}-${Math.random().toString(36).slice(2, 10)}`;
   const tmp = join(spoolDir, `.${name}.tmp`);
   const final = join(spoolDir, `${name}${SPOOL_SUFFIX}`);
   const body = events.map((e) => JSON.stringify(e)).join('\n') + '\n';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listSpool, writeSpool } from '../../src/shared/spool.js';
 import { SpoolDrain } from '../../src/worker/spool-drain.js';
 import { memoryLogger } from '../../src/worker/logger.js';
@@ -23,6 +23,22 @@ describe('spool drain', () => {
     expect(stats).toMatchObject({ files: 2, stored: 3, deadLettered: 0, deferred: 0 });
     expect(store.events.map((e) => e.promptId)).toEqual(['p1', 'p2', 'p3']);
     expect(listSpool(spoolDir)).toEqual([]);
+  });
+
+  it('keeps one process\'s write order within a millisecond and across a clock step back', async () => {
+    const { spoolDir, store, drain } = setup();
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      for (let i = 1; i <= 60; i++) {
+        // Twenty writes in one millisecond, then the clock goes back a second, then on.
+        clock.mockReturnValue(i <= 20 ? 1_700_000_000_000 : i <= 40 ? 1_699_999_999_000 : 1_700_000_000_000 + i);
+        writeSpool(spoolDir, [sampleEvent(i)]);
+      }
+    } finally {
+      clock.mockRestore();
+    }
+    await drain.tick();
+    expect(store.events.map((e) => e.promptId)).toEqual(Array.from({ length: 60 }, (_, i) => `p${i + 1}`));
   });
 
   it('dead-letters bad lines, invalid and rejected events, and still stores the good ones', async () => {
