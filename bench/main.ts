@@ -30,7 +30,8 @@ const results: Record<string, unknown> = { node: process.version, date: new Date
 
 function row(area: string, figure: string, value: string, target: string, pass: boolean): void {
   rows.push({ area, figure, value, target, pass });
-  console.error(`${pass ? 'ok  ' : 'MISS'} ${area.padEnd(10)} ${figure.padEnd(46)} ${value.padEnd(26)} target ${target}`);
+  const mark = target === 'report' ? 'info' : pass ? 'ok  ' : 'MISS';
+  console.error(`${mark} ${area.padEnd(10)} ${figure.padEnd(46)} ${value.padEnd(26)} target ${target}`);
 }
 
 async function main(): Promise<void> {
@@ -49,8 +50,9 @@ async function main(): Promise<void> {
   if (wanted('doctor')) await doctorRows();
 
   writeFileSync('bench-results.json', JSON.stringify(withEarlierAreas({ ...results, rows }), null, 2) + '\n');
-  const missed = rows.filter((r) => !r.pass).length;
-  console.error(`\n${rows.length - missed} targets met, ${missed} missed. Figures in bench-results.json.`);
+  const targets = rows.filter((r) => r.target !== 'report');
+  const missed = targets.filter((r) => !r.pass).length;
+  console.error(`\n${targets.length - missed} targets met, ${missed} missed. Figures in bench-results.json.`);
   process.exitCode = missed ? 1 : 0;
 }
 
@@ -93,6 +95,7 @@ async function watcherRows(): Promise<void> {
   const tr = await benchTranscripts({ targetMb: quick ? 5 : 50, latencySamples: quick ? 15 : 60 });
   results.transcripts = tr;
   row('watcher', 'JSONL through schema + ingest', `${tr.mbPerSec} MB/s (evaluation alone ${tr.evalOnlyMbPerSec}; its rows by plain SQL alone ${tr.dbOnlyMbPerSec})`, '≥ 50 MB/s', tr.mbPerSec >= 50);
+  row('watcher', 'longest event-loop pause while ingesting', `${tr.longestPauseMs} ms`, 'report', true);
   row('watcher', 'append → stored row, p95', `${tr.appendToRowP95Ms} ms`, '< 300 ms', tr.appendToRowP95Ms < 300);
   const appendRatio = tr.bigFileAppendMs / tr.smallFileAppendMs;
   row('watcher', 'one-line append: 1 GB file vs small file', `${round(appendRatio)}× (${tr.bigFileAppendMs} vs ${tr.smallFileAppendMs} ms)`, '≈ 1× (≤ 1.5×)', appendRatio <= 1.5);

@@ -93,7 +93,7 @@ function nullStore(): MemoryStore & { events: number } {
   return s as unknown as MemoryStore & { events: number };
 }
 
-async function throughput(root: string, targetMb: number): Promise<{ mbPerSec: number; evalMbPerSec: number; dbOnlyMbPerSec: number; events: number; mb: number }> {
+async function throughput(root: string, targetMb: number): Promise<{ mbPerSec: number; evalMbPerSec: number; dbOnlyMbPerSec: number; events: number; mb: number; longestPauseMs: number }> {
   const dir = join(root, 'throughput');
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
@@ -118,12 +118,17 @@ async function throughput(root: string, targetMb: number): Promise<{ mbPerSec: n
   }
   const dbPath = join(root, 'throughput.db');
   const store = openStore(dbPath);
+  // The longest the event loop waits meanwhile: what a hook request may wait for the worker.
+  let last = performance.now();
+  let longestPauseMs = 0;
+  const tick = setInterval(() => { const now = performance.now(); longestPauseMs = Math.max(longestPauseMs, now - last); last = now; }, 1);
   const t0 = performance.now();
   for (const f of files) await drainFile(store, f);
+  clearInterval(tick);
   store.close();
   const secs = (performance.now() - t0) / 1000;
   const dbOnlySecs = databaseOnly(dbPath, join(root, 'rows-only.db'), files.length);
-  return { mbPerSec: mb / secs, evalMbPerSec, dbOnlyMbPerSec: mb / dbOnlySecs, events, mb };
+  return { mbPerSec: mb / secs, evalMbPerSec, dbOnlyMbPerSec: mb / dbOnlySecs, events, mb, longestPauseMs };
 }
 
 /**
@@ -245,6 +250,8 @@ export async function benchTranscripts(opts: { targetMb?: number; latencySamples
   evalOnlyMbPerSec: number;
   /** The stored rows alone, inserted and indexed by plain SQL: the database's own share. */
   dbOnlyMbPerSec: number;
+  /** The longest the event loop was held during the end-to-end run. */
+  longestPauseMs: number;
   eventsPerMb: number;
   storeUsPerEvent: number;
 }> {
@@ -261,6 +268,7 @@ export async function benchTranscripts(opts: { targetMb?: number; latencySamples
       smallFileAppendMs: Math.round(costs.small * 100) / 100,
       evalOnlyMbPerSec: round(tp.evalMbPerSec),
       dbOnlyMbPerSec: round(tp.dbOnlyMbPerSec),
+      longestPauseMs: Math.round(tp.longestPauseMs),
       eventsPerMb: round(tp.events / tp.mb),
       storeUsPerEvent: round(((tp.mb / tp.mbPerSec - tp.mb / tp.evalMbPerSec) * 1e6) / tp.events),
     };

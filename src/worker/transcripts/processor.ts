@@ -15,7 +15,9 @@ import { isZstdMagic, readZstdFrames } from './zstd-reader.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
-const BATCH_BYTES = 4 * 1024 * 1024;
+// One transaction's worth of lines. The worker's event loop waits while a batch is evaluated and
+// committed: 1 MiB keeps that under ~0.15 s here (4 MiB: up to ~0.27 s) at the same throughput.
+const BATCH_BYTES = 1024 * 1024;
 
 export interface FileTask {
   path: string;
@@ -55,7 +57,7 @@ export interface ProcessOptions {
   timeBudgetMs?: number;
   /** One line per transaction; a line the store keeps failing on while it is healthy is dead-lettered. */
   isolate?: boolean;
-  /** Bytes of lines per transaction (default 4 MiB). */
+  /** Bytes of lines per transaction (default 1 MiB). */
   batchBytes?: number;
   log?: { warn(msg: string, data?: Record<string, unknown>): void; info?(msg: string, data?: Record<string, unknown>): void };
 }
