@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { OBS_FTS_COLS, PROMPT_FTS_COLS } from '../src/worker/store/migrations.js';
-import { openStore } from '../src/worker/store/sqlite-store.js';
+import { configureConnection, openStore } from '../src/worker/store/sqlite-store.js';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
 import type { MemoryStore, TranscriptCheckpoint } from '../src/worker/store/types.js';
 import { compileSchema } from '../src/worker/transcripts/engine.js';
@@ -141,10 +141,7 @@ function databaseOnly(from: string, to: string, transactions: number): number {
   openStore(to).close(); // the same schema
   const src = new Database(from, { readonly: true });
   const db = new Database(to);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('wal_autocheckpoint = 8000');
-  db.pragma('cache_size = -32000');
+  configureConnection(db, to);
   const rowsOf = (table: string) => {
     const stmt = src.prepare(`SELECT * FROM ${table} ORDER BY rowid`);
     const cols = stmt.columns().map((c) => c.name);

@@ -97,18 +97,7 @@ export class SqliteStore implements MemoryStore {
       if (created) mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
       db = new Database(dbPath, { readonly, fileMustExist: readonly, timeout: opts.busyTimeoutMs ?? 5000 });
       if (created) chmodSync(dbPath, 0o600);
-      if (!readonly) {
-        const mode = db.pragma('journal_mode = WAL', { simple: true });
-        if (String(mode).toLowerCase() !== 'wal') throw new StoreError('store_busy', `Cannot switch ${dbPath} to WAL mode (got ${String(mode)}).`, dbPath);
-        db.pragma('synchronous = NORMAL');
-        // Checkpoint (and fsync) every ~32 MB of WAL instead of every 4 MB: small commits are the
-        // common case, and each checkpoint otherwise costs more than the commits in between.
-        db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
-        db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-      }
-      db.pragma('foreign_keys = ON');
-      db.pragma('temp_store = MEMORY');
-      db.pragma('cache_size = -32000');
+      configureConnection(db, dbPath, readonly);
       // Reading the schema catches a damaged file now, with a clear error, not at the first query.
       db.prepare('SELECT count(*) FROM sqlite_master').get();
       if (readonly) {
@@ -431,6 +420,22 @@ export class SqliteStore implements MemoryStore {
     this.closed = true;
     this.db.close();
   }
+}
+
+/** The settings every connection of the store runs with (the benchmark's plain-SQL baseline too). */
+export function configureConnection(db: Database.Database, dbPath: string, readonly = false): void {
+  if (!readonly) {
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (String(mode).toLowerCase() !== 'wal') throw new StoreError('store_busy', `Cannot switch ${dbPath} to WAL mode (got ${String(mode)}).`, dbPath);
+    db.pragma('synchronous = NORMAL');
+    // Checkpoint (and fsync) every ~32 MB of WAL instead of every 4 MB: small commits are the
+    // common case, and each checkpoint otherwise costs more than the commits in between.
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  }
+  db.pragma('foreign_keys = ON');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -32000');
 }
 
 /** Opens (creating and migrating when needed) the database at `dbPath`. */
