@@ -1,6 +1,6 @@
 /**
  * `claude-mem install --yes --ide claude-code codex` against the real Claude Code and Codex CLIs
- * (pinned versions from ../shared/fixtures/hosts/*, installed from the npm registry into a cache
+ * (pinned versions from test/fixtures/hosts/*, installed from the npm registry into a cache
  * outside the repository), offline, in a temporary HOME:
  *  - `claude mcp list` shows (and connects to) the claude-mem MCP server;
  *  - Codex, run against a scripted Responses API on 127.0.0.1, skips our hooks while they are

@@ -26,4 +26,4 @@ export function tempHome(): { home: string; dataDir: string; env: NodeJS.Process
 
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 export const DIST_BIN = join(REPO_ROOT, 'dist', 'bin.js');
-export const FIXTURES = join(REPO_ROOT, '..', 'shared', 'fixtures', 'hosts');
+export const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'hosts');

@@ -1,4 +1,4 @@
-// Loading the captured host payloads (../shared/fixtures/hosts) and running an adapter on them.
+// Loading the captured host payloads (test/fixtures/hosts) and running an adapter on them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookHostId } from '../../src/shared/hosts.js';

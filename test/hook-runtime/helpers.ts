@@ -148,7 +148,7 @@ export function ensureBuilt(): void {
   throw new Error(`npm run build failed: ${last.slice(-2000)}`);
 }
 
-export const FIXTURE_DIR = join(REPO_ROOT, '..', 'shared', 'fixtures', 'hosts', 'claude-code', 'hooks');
+export const FIXTURE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'hosts', 'claude-code', 'hooks');
 
 /** A Claude Code fixture payload with its session, cwd and ids replaced. */
 export function claudePayload(file: string, patch: Record<string, unknown>): Record<string, unknown> {

@@ -2,7 +2,7 @@
  * The built OpenClaw plugin (dist/plugins/openclaw/: index.js, openclaw.plugin.json,
  * package.json) loaded the way OpenClaw 2026.9 loads a native plugin (the default export's
  * `register(api)`, typed hooks through `api.on`) and driven by the 24 hook calls OpenClaw
- * 2026.9.6 really made (../shared/fixtures/hosts/openclaw/events/plugin-hooks.jsonl), against a
+ * 2026.9.6 really made (test/fixtures/hosts/openclaw/events/plugin-hooks.jsonl), against a
  * fake worker.
  */
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Test support for the OpenCode plugins: the built bundle copied into a plugins folder with its
  * `claude-mem.json`, a fake worker (the real routes' shapes, recording what reaches it), and the
- * fixture's callbacks (../shared/fixtures/hosts/opencode/events/plugin-events.jsonl) as they are.
+ * fixture's callbacks (test/fixtures/hosts/opencode/events/plugin-events.jsonl) as they are.
  */
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeAll, beforeEach } from 'vitest';

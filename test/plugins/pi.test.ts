@@ -1,7 +1,7 @@
 /**
  * The built Pi extension (dist/plugins/pi/index.js) loaded the way Pi 0.73 loads it (default
  * export called with the ExtensionAPI) and driven by the 39 callbacks Pi 0.73.1 really made
- * (../shared/fixtures/hosts/pi/events/extension-events.jsonl), against a fake worker: exactly
+ * (test/fixtures/hosts/pi/events/extension-events.jsonl), against a fake worker: exactly
  * what reaches the worker, what goes to the spool when there is none, the context answer, the
  * native memory tools, and the refusal to capture on an unknown Pi release.
  */

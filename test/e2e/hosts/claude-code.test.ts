@@ -1,6 +1,6 @@
 /**
  * Claude Code (`claude -p`, ANTHROPIC_BASE_URL → a scripted Messages API), run the way
- * ../shared/fixtures/hosts/claude-code was captured, through the conformance scenario.
+ * test/fixtures/hosts/claude-code was captured, through the conformance scenario.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

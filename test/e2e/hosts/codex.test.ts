@@ -1,6 +1,6 @@
 /**
  * Codex CLI (`codex exec`, a custom model provider → a scripted Responses API), run the way
- * ../shared/fixtures/hosts/codex was captured, through the conformance scenario. `install --yes`
+ * test/fixtures/hosts/codex was captured, through the conformance scenario. `install --yes`
  * turns the hooks feature on and trusts the hooks through `codex app-server`; the user's own
  * config.toml must come back byte for byte after uninstall. Codex has no file-read tool: it reads
  * files through its shell, so the scripted read is `cat`.

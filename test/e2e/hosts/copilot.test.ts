@@ -1,6 +1,6 @@
 /**
  * GitHub Copilot CLI (`copilot -p`, BYOK offline: COPILOT_PROVIDER_BASE_URL + COPILOT_OFFLINE →
- * a scripted Chat Completions API), run the way ../shared/fixtures/hosts/copilot-cli was captured,
+ * a scripted Chat Completions API), run the way test/fixtures/hosts/copilot-cli was captured,
  * through the conformance scenario.
  *
  * The project also carries a `.claude/settings.json` with claude-mem's Claude Code hooks: Copilot

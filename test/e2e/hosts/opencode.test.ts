@@ -1,6 +1,6 @@
 /**
  * OpenCode (`opencode run`, an OpenAI-compatible provider → a scripted Chat Completions API;
- * plugin API V1), run the way ../shared/fixtures/hosts/opencode was captured, through the
+ * plugin API V1), run the way test/fixtures/hosts/opencode was captured, through the
  * conformance scenario. In session 2 the model calls the plugin's native `mem_search` tool.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

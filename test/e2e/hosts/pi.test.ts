@@ -1,6 +1,6 @@
 /**
  * Pi (`pi -p --mode json`, a models.json provider → a scripted Chat Completions API), run the way
- * ../shared/fixtures/hosts/pi was captured, through the conformance scenario; plus a cold start:
+ * test/fixtures/hosts/pi was captured, through the conformance scenario; plus a cold start:
  * with no worker running, Pi is not held up and its events land once the extension started one.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

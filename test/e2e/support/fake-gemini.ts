@@ -1,6 +1,6 @@
 /**
  * A scripted Gemini API (generativelanguage `v1beta`) on 127.0.0.1 for driving Gemini CLI offline
- * through `GOOGLE_GEMINI_BASE_URL`, the way ../shared/fixtures/hosts/gemini-cli was captured. It
+ * through `GOOGLE_GEMINI_BASE_URL`, the way test/fixtures/hosts/gemini-cli was captured. It
  * answers `models/<model>:streamGenerateContent?alt=sse` with Server-Sent Events (one
  * GenerateContentResponse per `data:` line), `:generateContent` with JSON and `:countTokens` with a
  * rough count, and records every request.

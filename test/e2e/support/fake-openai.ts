@@ -1,7 +1,7 @@
 /**
  * A scripted OpenAI Chat Completions API on 127.0.0.1 for driving real hosts offline through an
  * OpenAI-compatible provider (OpenCode's `@ai-sdk/openai-compatible`, the way
- * ../shared/fixtures/hosts/opencode was captured). It streams Server-Sent Events like the real API
+ * test/fixtures/hosts/opencode was captured). It streams Server-Sent Events like the real API
  * (or answers JSON when `stream` is false) and records every request. For the Responses API see
  * fake-responses.ts.
  *

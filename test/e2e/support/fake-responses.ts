@@ -1,6 +1,6 @@
 /**
  * A scripted OpenAI Responses API on 127.0.0.1 for driving the real Codex CLI offline (the way
- * ../shared/fixtures/hosts/codex was captured). It streams Server-Sent Events and records every
+ * test/fixtures/hosts/codex was captured). It streams Server-Sent Events and records every
  * request. It follows a ModelScript (model-script.ts): one scripted function call per request,
  * counted by the function_call_output items already in the input, then the final answer.
  */

@@ -1,7 +1,7 @@
 /**
  * The exact host releases the end-to-end tests run, in one place: hosts change their hook
  * payloads, plugin APIs and flags between releases, so every version is pinned and moved on
- * deliberately (with its fixture in ../shared/fixtures/hosts/).
+ * deliberately (with its fixture in test/fixtures/hosts/).
  */
 import { join } from 'node:path';
 import type { HostPackage } from './host-cache.js';

@@ -1,6 +1,6 @@
 /**
  * A temporary HOME with a one-commit git project and the minimal environment the host fixtures
- * were captured with (../shared/fixtures/hosts/README.md), plus helpers to run a host CLI in it
+ * were captured with (test/fixtures/hosts/README.md), plus helpers to run a host CLI in it
  * and `claude-mem install` for it.
  */
 import { execFileSync } from 'node:child_process';
