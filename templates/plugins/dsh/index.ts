@@ -7,7 +7,14 @@
  * Named exports (`name`, `inject`, `apply`), the shape DeepSeek Harness's own plugins use: a
  * default export can lose `inject`. Injected context is marked plugin-sourced, which the `dsh`
  * transcript schema leaves out, so it is never stored back as a prompt.
+ *
+ * The harness's agent API came in two generations, told apart by the listener's first argument:
+ * - current (deepseek-ai/deepseek-harness `packages/core/agent/src/runtime-types.ts`): the
+ *   listener gets one payload `{ agent, source }` (the agent dispatcher builds `{...payload, agent}`)
+ *   and `agent.inject` takes one identified `UserMessage` `{ id, role: 'user', content, source }`;
+ * - earlier releases: the listener gets `(agent, source)` and `agent.inject(content, { source })`.
  */
+import { randomUUID } from 'node:crypto';
 import { isValidCwd, isValidSessionId } from '../../../src/shared/capture-event.js';
 import { createPluginRuntime, withinBudget, type PluginRuntime } from '../shared/api.js';
 
@@ -22,9 +29,20 @@ export interface SessionHeaderLike {
   delegationDepth?: unknown;
 }
 
+type TextBlock = { type: 'text'; text: string };
+type PluginSource = { kind: 'plugin'; plugin: string };
+
+/** The user-role message the current harness queues as model-facing context. */
+export interface InjectedMessage {
+  readonly id: string;
+  readonly role: 'user';
+  readonly content: readonly TextBlock[];
+  readonly source: PluginSource;
+}
+
 export interface AgentLike {
   session?: { header?: SessionHeaderLike };
-  inject?(content: { type: 'text'; text: string }[], opts: { source: { kind: 'plugin'; plugin: string } }): unknown;
+  inject?(...args: unknown[]): unknown;
 }
 
 /** The part of a Cordis context this plugin uses. */
@@ -34,9 +52,23 @@ export interface CordisContextLike {
   logger?: { warn?(message: string): void };
 }
 
-const SOURCE = { kind: 'plugin' as const, plugin: 'claude-mem' };
+const SOURCE: PluginSource = Object.freeze({ kind: 'plugin', plugin: 'claude-mem' });
 /** How long after session start the context may still arrive (it is injected when it comes). */
 const INJECT_WAIT_MS = 8_000;
+
+/** A started agent, and how its `inject` must be called. */
+interface StartedAgent { agent: AgentLike; api: 'message' | 'positional' }
+
+const hasSession = (v: unknown): v is AgentLike => !!v && typeof v === 'object' && 'session' in v;
+
+/** The agent of an `agent/session-start` call, from either generation's arguments. */
+export function startedAgent(args: readonly unknown[]): StartedAgent | undefined {
+  const first = args[0];
+  if (first && typeof first === 'object' && 'agent' in first && hasSession((first as { agent: unknown }).agent)) {
+    return { agent: (first as { agent: AgentLike }).agent, api: 'message' };
+  }
+  return hasSession(first) ? { agent: first, api: 'positional' } : undefined;
+}
 
 /** The session a started agent runs: its header's id and workspace, top-level sessions only. */
 export function sessionOf(agent: AgentLike | undefined): { sessionId: string; cwd: string } | undefined {
@@ -45,15 +77,26 @@ export function sessionOf(agent: AgentLike | undefined): { sessionId: string; cw
   return isValidSessionId(h.id) && isValidCwd(h.cwd) ? { sessionId: h.id, cwd: h.cwd } : undefined;
 }
 
+/** A frozen UserMessage, the shape the harness's own `createUserMessage` produces. */
+export function contextMessage(text: string): InjectedMessage {
+  return Object.freeze({ id: randomUUID(), role: 'user' as const, content: Object.freeze([Object.freeze({ type: 'text' as const, text })]), source: SOURCE });
+}
+
+function injectInto(started: StartedAgent, text: string): void {
+  const { agent, api } = started;
+  if (api === 'message') agent.inject!(contextMessage(text));
+  else agent.inject!([{ type: 'text', text }], { source: SOURCE });
+}
+
 export function attach(ctx: CordisContextLike, rt: PluginRuntime): void {
-  ctx.on('agent/session-start', (agentArg: unknown) => {
-    const agent = agentArg as AgentLike;
-    const s = sessionOf(agent);
-    if (!s || typeof agent.inject !== 'function') return;
+  ctx.on('agent/session-start', (...args: unknown[]) => {
+    const started = startedAgent(args);
+    const s = sessionOf(started?.agent);
+    if (!started || !s || typeof started.agent.inject !== 'function') return;
     // Detached: session start is not held up; the context is injected once it is there.
     void withinBudget(rt.log, 'dsh session-start context', INJECT_WAIT_MS, undefined, async () => {
       const text = await rt.context(s, INJECT_WAIT_MS - 500);
-      if (text.trim()) agent.inject!([{ type: 'text', text }], { source: SOURCE });
+      if (text.trim()) injectInto(started, text);
     });
   });
 }
