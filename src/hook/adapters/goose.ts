@@ -1,11 +1,13 @@
 /**
- * Goose plugin hooks (`~/.agents/plugins/<name>/hooks/hooks.json`, Open Plugins format): stdin has
- * `event`, `session_id`, `matcher_context` (the matcher's target: tool name, prompt text, file
- * path or shell command), `tool_name`, `tool_input`, `working_dir`. Tool output is not documented
- * and is taken from the usual field names when present. Output is not read (observe-only).
- * Register either PostToolUse or the After* events, not both, or a tool call is stored twice.
+ * Goose plugin hooks (`~/.agents/plugins/<name>/hooks/hooks.json`, Open Plugins format). stdin is
+ * goose's `HookContext` (block/goose `crates/goose/src/hooks/mod.rs`): `event`, `session_id`,
+ * `matcher_context` (the matcher's target: tool name, prompt text, file path or shell command),
+ * `tool_call_id` (goose's id of one tool call, the same on its pre and post events), `tool_name`,
+ * `tool_input`, `tool_output`, `message` (the prompt), `last_assistant_message`, `working_dir`.
+ * Output is not read (observe-only). Register either PostToolUse or the After* events, not both,
+ * or a tool call is stored twice.
  */
-import { messageDraft, one, pick, pickStr, rec, str, toolDraft, type Draft, type Payload } from './common.js';
+import { messageDraft, one, pickStr, rec, str, toolDraft, type Draft, type Payload } from './common.js';
 import { defineAdapter } from './define.js';
 
 /** The text editor tool does several things; its `command` says which. */
@@ -20,9 +22,9 @@ function editorName(raw: string | undefined, input: unknown): string | undefined
 function tool(p: Payload, notes: string[], failed: boolean): Draft[] {
   const raw = pickStr(p, 'tool_name');
   const d = toolDraft('goose', raw, {
+    toolUseId: str(p.tool_call_id),
     toolInput: p.tool_input,
-    toolResponse: failed ? pick(p, 'error', 'tool_output', 'tool_response')
-      : pick(p, 'tool_output', 'tool_response', 'tool_result', 'output', 'result'),
+    toolResponse: p.tool_output,
     toolFailed: failed || undefined,
   });
   const refined = editorName(raw, p.tool_input);
@@ -37,7 +39,7 @@ export const gooseAdapter = defineAdapter({
   handlers: {
     sessionstart: () => [{ kind: 'session_start' }],
     userpromptsubmit: ({ p, notes }) => {
-      const prompt = pickStr(p, 'prompt', 'user_message', 'message', 'matcher_context');
+      const prompt = pickStr(p, 'message', 'matcher_context', 'prompt');
       if (!prompt) notes.push('empty prompt; nothing stored');
       return prompt ? [{ kind: 'prompt', prompt }] : [];
     },
@@ -46,13 +48,14 @@ export const gooseAdapter = defineAdapter({
     aftershellexecution: ({ p, notes }) => {
       const command = str(rec(p.tool_input)?.command) ?? pickStr(p, 'command', 'matcher_context');
       return one(command ? toolDraft('goose', 'shell', {
+        toolUseId: str(p.tool_call_id),
         toolInput: { command },
-        toolResponse: pick(p, 'tool_output', 'output', 'tool_response'),
+        toolResponse: p.tool_output,
       }) : undefined, notes, 'no command in the payload');
     },
     afterfileedit: ({ p, notes }) => {
       const filePath = pickStr(p, 'file_path', 'path') ?? str(rec(p.tool_input)?.path) ?? pickStr(p, 'matcher_context');
-      return one(filePath ? { kind: 'file_edit', filePath, toolName: 'Edit', rawToolName: pickStr(p, 'tool_name') }
+      return one(filePath ? { kind: 'file_edit', filePath, toolName: 'Edit', rawToolName: pickStr(p, 'tool_name'), toolUseId: str(p.tool_call_id) }
         : undefined, notes, 'no file path in the payload');
     },
     stop: ({ p }) => messageDraft(pickStr(p, 'last_assistant_message', 'response', 'message')),
