@@ -1,4 +1,4 @@
-// Cursor payloads built from the field lists in HOSTS.md §3 (no captured fixtures yet).
+// Cursor payloads with the fields of Cursor's hooks reference (cursor.com/docs/hooks); no captured fixtures yet.
 import { describe, expect, it } from 'vitest';
 import { MAX_FIELD_CHARS, TRUNCATION_MARKER } from '../../src/shared/capture-event.js';
 import { getAdapter } from '../../src/hook/adapters/index.js';
@@ -13,7 +13,7 @@ const at = (event: string, extra: Record<string, unknown>) => run('cursor', even
 
 describe('cursor adapter', () => {
   it('sessionStart → session_start on workspace_roots[0], wants context', () => {
-    const r = at('sessionStart', {});
+    const r = at('sessionStart', { session_id: 'c0nv-1234', is_background_agent: false, composer_mode: 'agent' });
     expect(r.events).toEqual([expect.objectContaining({
       host: 'cursor', kind: 'session_start', sessionId: 'c0nv-1234', cwd: '/home/dev/projects/demo', model: 'claude-4-sonnet',
     })]);
@@ -26,23 +26,27 @@ describe('cursor adapter', () => {
     expect(r.wantsContext).toBe(false);
   });
 
-  it('afterShellExecution → Bash tool_result; a non-zero exit code marks it failed', () => {
-    const r = at('afterShellExecution', { command: 'npm test', cwd: '/home/dev/projects/demo', output: '1 failing', duration: 812, exit_code: 1 });
+  it('afterShellExecution → Bash tool_result with the command and its output (Cursor sends no exit code)', () => {
+    const r = at('afterShellExecution', { command: 'npm test', output: '1 failing', duration: 812, sandbox: false });
     expect(r.events).toEqual([expect.objectContaining({
-      kind: 'tool_result', toolName: 'Bash', toolInput: { command: 'npm test', cwd: '/home/dev/projects/demo' },
-      toolResponse: '1 failing', toolFailed: true, promptId: 'gen-42',
+      kind: 'tool_result', toolName: 'Bash', toolInput: { command: 'npm test' }, toolResponse: '1 failing', promptId: 'gen-42',
     })]);
+    expect(r.events[0].toolFailed).toBeUndefined();
   });
 
-  it('afterMCPExecution → mcp__<server>__<tool> with tool_input and result_json parsed from JSON strings', () => {
-    const r = at('afterMCPExecution', { tool_name: 'search_issues', tool_input: '{"query":"auth"}', result_json: '{"hits":2}', duration: 30 });
+  it('afterMCPExecution → mcp__<mcp_server_name>__<tool>, tool_input and result_json parsed from JSON strings', () => {
+    const r = at('afterMCPExecution', { tool_name: 'search_issues', tool_input: '{"query":"auth"}', mcp_server_name: 'github', result_json: '{"hits":2}', duration: 30 });
     expect(r.events[0]).toMatchObject({
-      kind: 'tool_result', toolName: 'mcp__unknown__search_issues', rawToolName: 'search_issues', toolInput: { query: 'auth' }, toolResponse: { hits: 2 },
+      kind: 'tool_result', toolName: 'mcp__github__search_issues', rawToolName: 'search_issues', toolInput: { query: 'auth' }, toolResponse: { hits: 2 },
     });
-    const named = at('afterMCPExecution', { tool_name: 'search_issues', server_name: 'github', tool_input: '{}', result_json: '{}' });
-    expect(named.events[0].toolName).toBe('mcp__github__search_issues');
-    // Our own recall tool is not work worth remembering.
-    expect(at('afterMCPExecution', { tool_name: 'mem_search', server_name: 'claude-mem', tool_input: '{}', result_json: '{}' }).events).toEqual([]);
+    // HTTP servers add their URL; the name still comes from mcp.json's key.
+    expect(at('afterMCPExecution', { tool_name: 'list', mcp_server_name: 'linear', mcp_server_url: 'https://mcp.linear.app/sse', tool_input: '{}', result_json: '{}' }).events[0].toolName).toBe('mcp__linear__list');
+    // A tool name of the MCP:<server>:<tool> form names its server; with neither, the server is unknown.
+    expect(at('afterMCPExecution', { tool_name: 'MCP:github:create_issue', tool_input: '{}', result_json: '{}' }).events[0].toolName).toBe('mcp__github__create_issue');
+    expect(at('afterMCPExecution', { tool_name: 'search_issues', tool_input: '{}', result_json: '{}' }).events[0].toolName).toBe('mcp__unknown__search_issues');
+    // Our own recall tool is not work worth remembering, whichever way the server is named.
+    expect(at('afterMCPExecution', { tool_name: 'mem_search', mcp_server_name: 'claude-mem', tool_input: '{}', result_json: '{}' }).events).toEqual([]);
+    expect(at('afterMCPExecution', { tool_name: 'mem_search', tool_input: '{}', result_json: '{}' }).events).toEqual([]);
   });
 
   it('afterFileEdit → file_edit with edits', () => {

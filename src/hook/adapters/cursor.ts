@@ -1,9 +1,13 @@
 /**
- * Cursor hooks (`~/.cursor/hooks.json`, camelCase event names, snake_case fields): conversation_id
- * is the session, generation_id the turn, workspace_roots[0] the project. Context goes back as
- * `additional_context` on sessionStart. before* events must be answered: beforeSubmitPrompt with
+ * Cursor hooks (`~/.cursor/hooks.json`, camelCase event names, snake_case fields), as listed in
+ * Cursor's hooks reference (cursor.com/docs/hooks): conversation_id is the session,
+ * generation_id the turn, workspace_roots[0] the project. Context goes back as
+ * `additional_context` on sessionStart (honoured by the CLI; the IDE is reported to drop it, so
+ * there memory arrives through MCP). before* events must be answered: beforeSubmitPrompt with
  * `{"continue":true}`, the permission events with `{"permission":"allow"}`; every other answer is
  * an empty object. Never a deny, never a stop follow-up.
+ * No Cursor event carries an exit code (afterShellExecution has command, output, duration,
+ * sandbox), so a shell call is never marked failed; sessionStart has no start reason.
  */
 import { messageDraft, one, parseMaybeJson, pick, pickStr, str, toEdits, toolDraft, type Draft, type Payload } from './common.js';
 import { defineAdapter } from './define.js';
@@ -12,19 +16,20 @@ const PERMISSION_EVENTS = new Set(['beforeShellExecution', 'beforeMCPExecution',
 
 const turn = (p: Payload): Partial<Draft> => ({ promptId: str(p.generation_id) });
 
-/** Cursor names MCP tools by their bare name (sometimes `MCP:<name>`); the server is separate. */
-function mcpName(p: Payload): string | undefined {
+/**
+ * `mcp__<server>__<tool>`. The server is `mcp_server_name` (its key in mcp.json, sent by current
+ * Cursor), else the `MCP:<server>:<tool>` form some releases give the tool name; releases that
+ * send neither leave the server unknown.
+ */
+function cursorMcpName(p: Payload): string | undefined {
   const raw = pickStr(p, 'tool_name');
   if (!raw) return undefined;
   const tool = raw.replace(/^MCP:\s*/i, '');
   if (tool.startsWith('mcp__')) return tool;
-  const server = pickStr(p, 'server_name', 'mcp_server_name', 'server') ?? 'unknown';
-  return `mcp__${server}__${tool}`;
-}
-
-function exitFailed(p: Payload): true | undefined {
-  const code = pick(p, 'exit_code', 'exitCode');
-  return typeof code === 'number' && code !== 0 ? true : undefined;
+  const server = pickStr(p, 'mcp_server_name');
+  if (server) return `mcp__${server}__${tool}`;
+  const split = /^([^:\s]+):(.+)$/.exec(tool);
+  return split ? `mcp__${split[1]}__${split[2]}` : `mcp__unknown__${tool}`;
 }
 
 export const cursorAdapter = defineAdapter({
@@ -34,20 +39,19 @@ export const cursorAdapter = defineAdapter({
     'beforeShellExecution', 'beforeMCPExecution'],
   contextEvents: ['sessionStart'],
   handlers: {
-    sessionstart: ({ p }) => [{ kind: 'session_start', reason: str(p.source) }],
+    sessionstart: () => [{ kind: 'session_start' }],
     beforesubmitprompt: ({ p, notes }) => {
       const prompt = str(p.prompt);
       if (!prompt) notes.push('empty prompt; nothing stored');
       return prompt ? [{ kind: 'prompt', prompt, ...turn(p) }] : [];
     },
     aftershellexecution: ({ p, notes }) => one(toolDraft('cursor', 'Shell', {
-      toolInput: { command: p.command, cwd: p.cwd },
+      toolInput: { command: p.command },
       toolResponse: pick(p, 'output'),
-      toolFailed: exitFailed(p),
       ...turn(p),
     }), notes),
     aftermcpexecution: ({ p, notes }) => {
-      const name = mcpName(p);
+      const name = cursorMcpName(p);
       return one(name ? {
         kind: 'tool_result', toolName: name, rawToolName: str(p.tool_name),
         toolInput: parseMaybeJson(p.tool_input), toolResponse: parseMaybeJson(p.result_json), ...turn(p),

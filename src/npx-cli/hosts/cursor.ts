@@ -54,7 +54,11 @@ export const cursor: HostModule = {
       recall: 'mcp',
       changes,
       nextSteps: ['Restart Cursor (or reload the window) so it reads hooks.json and mcp.json again.'],
-      notes: ['Cursor also runs Claude Code hooks; claude-mem\'s Claude Code hook recognises Cursor\'s payloads and drops them, so nothing is stored twice.'],
+      notes: [
+        'Cursor also runs Claude Code hooks; claude-mem\'s Claude Code hook recognises Cursor\'s payloads and drops them, so nothing is stored twice.',
+        // Reported upstream (forum.cursor.com, sessionStart additional_context never injected): the CLI honours it.
+        'Session-start memory reaches the Cursor CLI (cursor-agent); the Cursor editor is reported to drop it, so there memory comes through the claude-mem MCP tools.',
+      ],
     };
   },
   async checks(ctx: InstallContext): Promise<HostCheck[]> {
