@@ -1,4 +1,5 @@
-// Windsurf payloads built from HOSTS.md §4 (agent_action_name, trajectory_id, execution_id, tool_info).
+// Windsurf payloads with the fields of the Cascade hooks docs (docs.windsurf.com/windsurf/cascade/hooks):
+// agent_action_name, trajectory_id, execution_id, timestamp, tool_info.
 import { describe, expect, it } from 'vitest';
 import { getAdapter } from '../../src/hook/adapters/index.js';
 import { run } from './fixtures.js';
@@ -18,18 +19,21 @@ describe('windsurf adapter', () => {
     expect(r.wantsContext).toBe(false);
   });
 
-  it('post_run_command → Bash tool_result on the command cwd', () => {
-    const r = at('post_run_command', { command_line: 'git status', cwd: '/home/dev/projects/demo/sub', output: 'clean', exit_code: 0 });
+  it('post_run_command → Bash tool_result on the command cwd, with what Windsurf sends: the command line (no output)', () => {
+    const r = at('post_run_command', { command_line: 'git status', cwd: '/home/dev/projects/demo/sub' });
     expect(r.events).toEqual([expect.objectContaining({
       kind: 'tool_result', toolName: 'Bash', cwd: '/home/dev/projects/demo/sub',
-      toolInput: { command: 'git status', cwd: '/home/dev/projects/demo/sub' }, toolResponse: 'clean',
+      toolInput: { command: 'git status', cwd: '/home/dev/projects/demo/sub' },
     })]);
+    expect(r.events[0].toolResponse).toBeUndefined();
     expect(r.events[0].toolFailed).toBeUndefined();
+    expect(at('post_run_command', { cwd: '/home/dev/projects/demo' }).events).toEqual([]);
   });
 
-  it('post_read_code → Read; post_write_code → file_edit', () => {
-    expect(at('post_read_code', { file_path: '/home/dev/projects/demo/a.py' }).events[0])
-      .toMatchObject({ kind: 'tool_result', toolName: 'Read', filePath: '/home/dev/projects/demo/a.py' });
+  it('post_read_code → Read of the path (Windsurf sends no content); post_write_code → file_edit', () => {
+    const read = at('post_read_code', { file_path: '/home/dev/projects/demo/a.py' }).events[0];
+    expect(read).toMatchObject({ kind: 'tool_result', toolName: 'Read', filePath: '/home/dev/projects/demo/a.py', toolInput: { file_path: '/home/dev/projects/demo/a.py' } });
+    expect(read.toolResponse).toBeUndefined();
     expect(at('post_write_code', { file_path: '/home/dev/projects/demo/a.py', edits: [{ old_string: 'x = 1', new_string: 'x = 2' }] }).events[0])
       .toMatchObject({ kind: 'file_edit', filePath: '/home/dev/projects/demo/a.py', edits: [{ oldText: 'x = 1', newText: 'x = 2' }] });
   });

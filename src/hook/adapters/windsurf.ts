@@ -1,9 +1,13 @@
 /**
- * Windsurf Cascade hooks: `agent_action_name` names the event, `trajectory_id` is the session,
- * the event's details sit in `tool_info`. Hooks cannot inject context (stdout is only shown to
- * the user), so nothing is ever printed; pre_* hooks are allowed by exiting 0.
- * `execution_id` identifies one hook execution, not a prompt or tool call, so it is not used as
- * an id (the content hash deduplicates redeliveries).
+ * Windsurf Cascade hooks (docs.windsurf.com, Cascade hooks): `agent_action_name` names the event,
+ * `trajectory_id` is the conversation (the session), the event's details sit in `tool_info`:
+ * pre_user_prompt `user_prompt`; post_run_command `command_line` and `cwd` (no output, no exit
+ * code); post_read_code `file_path` (no content; it may be a directory); post_write_code
+ * `file_path` and `edits`; post_mcp_tool_use `mcp_server_name`, `mcp_tool_name`,
+ * `mcp_tool_arguments`, `mcp_result`; post_cascade_response `response`. Hooks cannot inject
+ * context (stdout is only shown to the user), so nothing is ever printed; pre_* hooks are allowed
+ * by exiting 0. `execution_id` names one agent turn, shared by every call in it, so it is no
+ * tool-call id (the content hash deduplicates redeliveries).
  */
 import { messageDraft, one, parseMaybeJson, pick, pickStr, rec, str, toEdits, toolDraft, type Payload } from './common.js';
 import { defineAdapter } from './define.js';
@@ -23,20 +27,14 @@ export const windsurfAdapter = defineAdapter({
     },
     postruncommand: ({ p, notes }) => {
       const t = info(p);
-      const code = pick(t, 'exit_code', 'exitCode');
-      return one(toolDraft('windsurf', 'run_command', {
-        toolInput: { command: t.command_line, cwd: t.cwd },
-        toolResponse: pick(t, 'output', 'stdout'),
-        toolFailed: typeof code === 'number' && code !== 0 ? true : undefined,
-      }), notes);
+      const command = str(t.command_line);
+      return one(command ? toolDraft('windsurf', 'run_command', { toolInput: { command, cwd: str(t.cwd) } }) : undefined,
+        notes, 'no command_line in tool_info');
     },
     postreadcode: ({ p, notes }) => {
-      const t = info(p);
-      const filePath = str(t.file_path);
-      return one(filePath ? {
-        kind: 'tool_result', toolName: 'Read', rawToolName: 'read_code', filePath,
-        toolInput: { file_path: filePath }, toolResponse: pick(t, 'content'),
-      } : undefined, notes, 'no file_path in tool_info');
+      const filePath = str(info(p).file_path);
+      return one(filePath ? { kind: 'tool_result', toolName: 'Read', rawToolName: 'read_code', filePath, toolInput: { file_path: filePath } }
+        : undefined, notes, 'no file_path in tool_info');
     },
     postwritecode: ({ p, notes }) => {
       const t = info(p);

@@ -34,17 +34,24 @@ export function pathsCheck(host: HostId, values: readonly unknown[]): Check {
   return { id, area: 'hosts', host, status: 'ok', evidence: paths.length ? `all ${paths.length} path(s) named exist (node, entry, plugin files)` : 'names no paths' };
 }
 
-/** The same host captured twice: our hook for one event registered more than once across its files. */
-export function doubleRegistrationCheck(host: HostId, commands: readonly HookCommand[]): Check | undefined {
+/**
+ * The same host captured twice: our hook for one event registered more than once across the files
+ * one program reads (`readerOf`; by default all of the host's files are read by one program).
+ */
+export function doubleRegistrationCheck(host: HostId, commands: readonly HookCommand[], readerOf: (file: string) => string = () => ''): Check | undefined {
   if (commands.length === 0) return undefined;
   const byEvent = new Map<string, HookCommand[]>();
-  for (const c of commands) byEvent.set(c.event, [...(byEvent.get(c.event) ?? []), c]);
+  for (const c of commands) {
+    const key = `${readerOf(c.file)}\u0000${c.event}`;
+    byEvent.set(key, [...(byEvent.get(key) ?? []), c]);
+  }
   const twice = [...byEvent].filter(([, list]) => list.length > 1);
   const id = `${host}.double-registration`;
-  if (twice.length === 0) return { id, area: 'hosts', host, status: 'ok', evidence: `one claude-mem hook per event (${byEvent.size} event(s))` };
+  const events = new Set(commands.map((c) => c.event)).size;
+  if (twice.length === 0) return { id, area: 'hosts', host, status: 'ok', evidence: `one claude-mem hook per event (${events} event(s))` };
   return {
     id, area: 'hosts', host, status: 'fail',
-    evidence: twice.map(([e, list]) => `${e} is registered ${list.length} times (${[...new Set(list.map((c) => c.file))].join(', ')})`).join('; ') + ': each event would be stored twice',
+    evidence: twice.map(([, list]) => `${list[0].event} is registered ${list.length} times (${[...new Set(list.map((c) => c.file))].join(', ')})`).join('; ') + ': each event would be stored twice',
     fix: `Remove the extra claude-mem entries (keep one per event), or run claude-mem uninstall --ide ${host} && claude-mem install --ide ${host}.`,
   };
 }

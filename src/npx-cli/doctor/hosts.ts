@@ -74,7 +74,7 @@ export async function hostChecks(ctx: DoctorContext): Promise<HostsOutcome> {
       out.push({ id: `${host}.config`, area: 'hosts', host, status: 'ok', evidence: `no files of its own${meta ? ` (capture: ${meta.capture}, recall: ${meta.recall})` : ''}` });
     }
     if (changes.length) out.push(pathsCheck(host, recordedValues(changes)));
-    const twice = doubleRegistrationCheck(host, commands);
+    const twice = doubleRegistrationCheck(host, commands, hostModule(host).hookReader);
     if (twice) out.push(twice);
     const ictx = hostContext(ctx.base, detected.get(host)!, ctx.hosts);
     const [own, trust, probe] = await Promise.all([

@@ -68,4 +68,9 @@ export interface HostModule {
   plan(ctx: InstallContext): Promise<HostPlan>;
   /** Host-specific prerequisites for doctor (beyond drift, which doctor derives from the manifest). */
   checks?(ctx: InstallContext): Promise<HostCheck[]>;
+  /**
+   * Which program reads a hooks file, for hosts whose flavours each read their own file (doctor
+   * counts our hook once per program). Without it, every file of the host is one program's.
+   */
+  hookReader?(file: string): string;
 }
