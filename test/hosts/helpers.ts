@@ -46,6 +46,18 @@ export interface Home {
   backupsDir: string;
 }
 
+/** Fixture files naming an absolute path in HOME say `{{HOME}}`: filled in with the temp HOME. */
+function fillHome(src: string, home: string, rel = ''): void {
+  for (const name of readdirSync(join(src, rel))) {
+    const r = join(rel, name);
+    if (statSync(join(src, r)).isDirectory()) fillHome(src, home, r);
+    else {
+      const text = readFileSync(join(src, r), 'utf8');
+      if (text.includes('{{HOME}}')) writeFileSync(join(home, r), text.replaceAll('{{HOME}}', home));
+    }
+  }
+}
+
 /** A temp HOME holding the fixture HOMEs of `hosts` (merged), and an empty PATH directory. */
 export function makeHome(hosts: readonly string[], name = 'home'): Home {
   const root = tempDir('hosts');
@@ -53,7 +65,10 @@ export function makeHome(hosts: readonly string[], name = 'home'): Home {
   mkdirSync(home, { recursive: true });
   for (const h of hosts) {
     const src = join(FIXTURE_HOMES, h, 'home');
-    if (existsSync(src)) cpSync(src, home, { recursive: true, preserveTimestamps: true });
+    if (existsSync(src)) {
+      cpSync(src, home, { recursive: true, preserveTimestamps: true });
+      fillHome(src, home);
+    }
   }
   const dataDir = join(root, 'data');
   const bin = join(root, 'bin');

@@ -68,11 +68,12 @@ describe('host decisions', () => {
     expect((await mod.plan(await contextFor(mod, empty))).nextSteps.join('\n')).toMatch(/Codex was not found/);
   });
 
-  it('roo-code: one entry per editor storage found; nothing (and a next step) when none is', async () => {
+  it('roo-code: one entry per editor storage found (customStoragePath honoured); nothing (and a next step) when none is', async () => {
     const h = makeHome(['roo-code']);
     const { changes } = await planFor(['roo-code'], h);
     expect(changes.map((c) => c.file)).toEqual([
       join(h.home, '.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json'),
+      join(h.home, 'Sync/roo-code/settings/mcp_settings.json'),
       join(h.home, '.config/Cursor/User/globalStorage/zoocodeorganization.zoo-code/settings/mcp_settings.json'),
     ]);
     const mod = hostModule('roo-code');

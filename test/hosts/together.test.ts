@@ -82,7 +82,7 @@ describe("a node and entry path with a space and an apostrophe", () => {
       }
     }
     expect(commands).toBeGreaterThanOrEqual(50);
-    expect(servers).toBe(14); // every host but T3 Code, Roo Code in two editors, Windsurf editor and JetBrains plugin
+    expect(servers).toBe(15); // every host but T3 Code; Roo Code in three storages (one moved by customStoragePath); Windsurf editor and JetBrains plugin
 
     const again = await install(h, (await planFor(MY_HOSTS, h, { rt })).changes);
     expect(again.summary.written).toEqual([]);
