@@ -112,9 +112,10 @@ function run(spec: DialectSpec, input: HookInput): AdapterResult {
   const named = spec.payloadEvent ? spec.payloadEvent(p, input.env) : p && pickStr(p, 'hook_event_name', 'hookEventName');
   const resolvedEvent = resolveEvent(spec, input.event, named, notes);
   const key = keyOf(spec, resolvedEvent);
-  const wantsContext = spec.wantsContext
+  // doctor's probes test capture only: they never ask for context (nor use up a once-per-session one).
+  const wantsContext = p?.claude_mem_probe !== true && (spec.wantsContext
     ? spec.wantsContext(resolvedEvent, p)
-    : spec.contextEvents.some((e) => keyOf(spec, e) === key);
+    : spec.contextEvents.some((e) => keyOf(spec, e) === key));
   const contextOnce = spec.contextOnceEvents?.some((e) => keyOf(spec, e) === key) || undefined;
   const done = (events: CaptureEvent[] = [], extra: Partial<AdapterResult> = {}): AdapterResult =>
     ({ events, wantsContext, resolvedEvent, notes, contextOnce, ...extra });
