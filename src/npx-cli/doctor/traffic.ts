@@ -46,7 +46,7 @@ function evidenceLine(label: string, t: HostTraffic, now: number): string {
 function report(host: HostId, label: string, logs: string): string {
   return `Report this to the claude-mem project with: claude-mem doctor --json, claude-mem --version, the ${label} version, and ` +
     `${join(logs, 'hook.log')} after one ${label} session started with CLAUDE_MEM_DEBUG=1 in its environment (it records what each hook received). ` +
-    `Until then, claude-mem doctor --fix --ide ${host} puts back hooks that went missing.`;
+    `First, claude-mem install --yes --ide ${host} brings its hooks up to date with this claude-mem (an older install may lack one it now needs).`;
 }
 
 /** The failure a host's recent sessions show, if any: the first that applies. */
