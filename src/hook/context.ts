@@ -38,6 +38,8 @@ export interface ContextRequest {
   sessionId?: string;
   /** Absolute deadline in milliseconds since process start (see sinceStartMs). */
   deadline: number;
+  /** The host reads memory once per session: the worker answers '' after the first time. */
+  once?: boolean;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function fetchContext(req: ContextRequest, link: WorkerLink, log: H
     if (timeoutMs < MIN_FETCH_MS) return '';
     const q = new URLSearchParams({ cwd: req.cwd, host: req.host });
     if (req.sessionId) q.set('session', req.sessionId);
+    if (req.once) q.set('once', '1');
     const res = await liteRequest({ port: endpoint.port, token: endpoint.token, method: 'GET', path: `/api/context?${q}`, timeoutMs });
     if (res.status < 200 || res.status >= 300) {
       log.detail(`context: worker answered ${res.status}`);

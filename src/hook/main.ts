@@ -14,6 +14,7 @@ import { createHookLog, errorText, type HookLog } from './debug-log.js';
 import { deliver } from './deliver.js';
 import { createWorkerLink } from './link.js';
 import { parsePayload } from './payload.js';
+import { writeSpool } from '../shared/spool.js';
 import { readStdin, STDIN_DEADLINE_MS, STDIN_MAX_BYTES } from './stdin.js';
 import type { AdapterResult, HookAdapter } from './types.js';
 
@@ -89,17 +90,55 @@ async function handle(run: Run, paths: DataPaths): Promise<string> {
   const events = dropReason ? [] : sanitizeAll(result.events, log);
 
   const link = createWorkerLink(paths, env, log);
+  if (events.length && killedWhileWaiting(events, paths, log)) return '';
   const capture = events.length ? deliver(events, { paths, link, log, timeoutMs: CAPTURE_TIMEOUT_MS }) : Promise.resolve(undefined);
   let context: Promise<string> = Promise.resolve('');
-  const first = events[0] ?? result.events[0];
-  if (result.wantsContext && !dropReason && first) {
+  const target = result.session ?? events[0] ?? result.events[0];
+  if (result.wantsContext && !dropReason && target) {
     const deadline = contextBudgetMs(env, paths);
     armWatchdog(Math.max(deadline, STDIN_DEADLINE_MS + 2 * CAPTURE_TIMEOUT_MS) + HARD_LIMIT_SLACK_MS, run);
-    context = fetchContext({ cwd: first.cwd, host: first.host, sessionId: first.sessionId, deadline }, link, log);
+    context = fetchContext({ cwd: target.cwd, host: target.host, sessionId: target.sessionId, deadline, once: result.contextOnce }, link, log);
   }
   const [outcome, text] = await Promise.all([capture, context]);
+  inFlight = undefined;
   if (outcome) log.detail(`${events.length} event(s) ${outcome}; context ${text.length} chars; ${Math.round(sinceStartMs())} ms`);
   return adapter.formatOutput(event, text);
+}
+
+/**
+ * Events normalized but not yet acknowledged or spooled. Some hosts end a hook with SIGTERM and
+ * SIGKILL 100 ms later (Kimi Code, at the end of a turn, for its fire-and-forget hooks): on SIGTERM
+ * these are spooled synchronously before the process leaves. A redelivery of events the worker
+ * already stored is a duplicate (idempotency keys), so nothing is stored twice.
+ */
+let inFlight: { events: CaptureEvent[]; paths: DataPaths; log: HookLog } | undefined;
+let terminated = false;
+
+function spoolNow(events: CaptureEvent[], paths: DataPaths, log: HookLog): void {
+  try {
+    writeSpool(paths.spool, events);
+    log.detail(`terminated by the host; ${events.length} event(s) spooled`);
+  } catch (err) {
+    log.problem(`LOST ${events.length} event(s) on termination: cannot spool: ${errorText(err)}`);
+  }
+}
+
+/** Registers the events as in flight; when the host already asked us to leave, spools them now. */
+function killedWhileWaiting(events: CaptureEvent[], paths: DataPaths, log: HookLog): boolean {
+  inFlight = { events, paths, log };
+  if (!terminated) return false;
+  spoolNow(events, paths, log);
+  inFlight = undefined;
+  process.exit(0);
+}
+
+function onTerminate(): void {
+  terminated = true;
+  const pending = inFlight;
+  inFlight = undefined;
+  if (!pending) return; // still reading the payload: its events are spooled as soon as they exist
+  spoolNow(pending.events, pending.paths, pending.log);
+  process.exit(0);
 }
 
 let watchdog: NodeJS.Timeout | undefined;
@@ -162,6 +201,7 @@ export async function main(argv: string[]): Promise<void> {
       // stdout closed by the host
     }
   });
+  process.on('SIGTERM', onTerminate);
   armWatchdog(STDIN_DEADLINE_MS + 2 * CAPTURE_TIMEOUT_MS + HARD_LIMIT_SLACK_MS, run);
 
   let out: string;

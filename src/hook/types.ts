@@ -1,6 +1,6 @@
 /** The contract between the hook runtime (main.ts) and the per-host adapters (adapters/<host>.ts). */
 import type { CaptureEvent } from '../shared/capture-event.js';
-import type { HookHostId } from '../shared/hosts.js';
+import type { HookHostId, HostId } from '../shared/hosts.js';
 import type { Env } from '../shared/paths.js';
 
 export interface HookInput {
@@ -28,6 +28,13 @@ export interface AdapterResult {
   notes: string[];
   /** Set when the event must not be stored by this invocation (e.g. another host's writer owns it). */
   dropReason?: string;
+  /**
+   * The session the payload names, once validated: context is asked for it even when this event
+   * stores nothing (Kimi Code's UserPromptSubmit, whose prompt TurnStarted writes).
+   */
+  session?: { host: HostId; sessionId: string; cwd: string };
+  /** The host reads memory only once per session on this event (Grok's PostToolUse). */
+  contextOnce?: boolean;
 }
 
 export interface HookAdapter {

@@ -17,11 +17,14 @@ export type CaptureKind =
   | 'assistant_message'
   | 'observation' // a ready-made note (transcript `observation` action, plugins)
   | 'compact'
+  // A turn finished (hosts that never report a session end, e.g. Kimi Code under `kimi -p`):
+  // the session's summary is written from everything so far; the session stays open.
+  | 'turn_end'
   | 'session_end';
 
 export const CAPTURE_KINDS: readonly CaptureKind[] = [
   'session_start', 'prompt', 'tool_use', 'tool_result', 'file_edit',
-  'assistant_message', 'observation', 'compact', 'session_end',
+  'assistant_message', 'observation', 'compact', 'turn_end', 'session_end',
 ];
 
 export interface FileEdit {
@@ -56,7 +59,7 @@ export interface CaptureEvent {
   filePath?: string;
   edits?: FileEdit[];
   message?: string;
-  /** session_end / compact / session_start reason or source (startup, resume, clear, ...). */
+  /** session_end / turn_end / compact / session_start reason or source (startup, resume, clear, ...). */
   reason?: string;
   title?: string;
   transcriptPath?: string;

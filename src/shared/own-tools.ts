@@ -3,7 +3,8 @@
  * (`mem_search`), MCP tools (`mcp__claude-mem__mem_search` in Claude Code and Codex,
  * `claude-mem-mem_search` in Copilot CLI, `mcp_claude-mem_mem_search` in Gemini CLI,
  * `claude-mem_mem_search` in OpenCode), OMP's MCP devices (a `write` to
- * `xd://mcp__claude_mem_mem_search`) and OpenClaw's `tool_call {id: "claude-mem__mem_search"}`. Looking something up in memory is not work worth
+ * `xd://mcp__claude_mem_mem_search`), OpenClaw's `tool_call {id: "claude-mem__mem_search"}` and Grok Build's
+ * `claude-mem__mem_search` (through `use_tool {tool_name}`). Looking something up in memory is not work worth
  * remembering: hooks, plugins and the store leave these calls out.
  */
 export const OWN_TOOL_NAMES = ['mem_search', 'mem_timeline', 'mem_get_observations', 'mem_save', 'mem_context'] as const;
@@ -23,9 +24,11 @@ export function isOwnRecallTool(name: string | undefined): boolean {
  */
 function routedTool(name: string | undefined, input: unknown): string | undefined {
   if (!input || typeof input !== 'object') return undefined;
-  const i = input as { path?: unknown; id?: unknown };
+  const i = input as { path?: unknown; id?: unknown; tool_name?: unknown };
   if (typeof i.path === 'string' && i.path.startsWith('xd://')) return i.path.slice('xd://'.length);
   if (name === 'tool_call' && typeof i.id === 'string') return i.id;
+  // Grok Build's MCP dispatcher (its hooks name the routed `server__tool` already; the call itself may show too).
+  if (name === 'use_tool' && typeof i.tool_name === 'string') return i.tool_name;
   return undefined;
 }
 

@@ -34,6 +34,13 @@ describe('own recall tools', () => {
     expect(isOwnRecallCall('exec', { id: 'claude-mem__mem_search' })).toBe(false);
   });
 
+  it("Grok Build's MCP dispatcher: use_tool {tool_name: '<server>__<tool>'}, and the routed name its hooks show", () => {
+    expect(isOwnRecallCall('use_tool', { tool_name: 'claude-mem__mem_search', tool_input: { query: 'x' } })).toBe(true);
+    expect(isOwnRecallTool('claude-mem__mem_timeline')).toBe(true);
+    expect(isOwnRecallCall('use_tool', { tool_name: 'linear__save_issue', tool_input: {} })).toBe(false);
+    expect(isOwnRecallCall('run_terminal_command', { tool_name: 'claude-mem__mem_search' })).toBe(false);
+  });
+
   it.each([
     ['claude-code', 'claude-code/hooks', 'PostToolUse', 'tool_name', 'mcp__claude-mem__mem_search'],
     ['gemini', 'gemini-cli/hooks', 'AfterTool', 'tool_name', 'mcp_claude-mem_mem_search'],

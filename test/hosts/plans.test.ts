@@ -20,7 +20,7 @@ const EVENTS: Partial<Record<HostId, string[]>> = {
   codex: ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd'],
   cursor: ['sessionStart', 'beforeSubmitPrompt', 'afterShellExecution', 'afterMCPExecution', 'afterFileEdit', 'afterAgentResponse', 'preCompact', 'sessionEnd'],
   windsurf: ['pre_user_prompt', 'post_run_command', 'post_read_code', 'post_write_code', 'post_mcp_tool_use', 'post_cascade_response'],
-  kimi: ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd'],
+  kimi: ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd', 'TurnStarted'],
   antigravity: ['SessionStart', 'PreInvocation', 'PostToolUse', 'PostInvocation', 'Stop'],
   grok: ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd'],
   copilot: ['sessionStart', 'userPromptSubmitted', 'postToolUse', 'postToolUseFailure', 'agentStop', 'preCompact', 'sessionEnd'],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/worker/store/migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/worker/store/migrations.js';
 import { openStore, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
 import { bash, dbPath, openTemp } from './fixtures.js';
 
@@ -28,7 +28,7 @@ describe('opening and migrating', () => {
 
     const raw = new Database(path, { readonly: true });
     const rows = raw.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number }[];
-    expect(rows.map((r) => r.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
   });

@@ -75,13 +75,16 @@ export class FakeStore implements MemoryStore {
   context(q: { project?: string }) {
     return { project: q.project ?? 'p', text: '', observationIds: [], summaryId: null, approxTokens: 0 };
   }
+  claimContext() {
+    return true;
+  }
   deleteProbeData() {
     return 0;
   }
   stats() {
     return {
       sessions: 0, prompts: 0, observations: 0, summaries: 0, events: this.events.length,
-      deadLetters: this.deadLetters.length, lastEventAtByHost: {}, schemaVersion: 1,
+      deadLetters: this.deadLetters.length, lastEventAtByHost: {}, captureByHost: {}, schemaVersion: 1,
     };
   }
   quickCheck() {

@@ -31,6 +31,8 @@ export interface DialectSpec {
   contextEvents: readonly string[];
   /** Finer choice than contextEvents when the payload decides (gets the host's spelling). */
   wantsContext?(event: string, p: Payload | undefined): boolean;
+  /** Context events on which the host reads memory once per session (later ones get none). */
+  contextOnceEvents?: readonly string[];
   /** Keyed by canonical event name (see canonicalEvent). */
   handlers: Readonly<Record<string, Handler>>;
   /** Other spellings of one event (canonical → canonical), for dialects with synonyms. */
@@ -110,11 +112,13 @@ function run(spec: DialectSpec, input: HookInput): AdapterResult {
   const named = spec.payloadEvent ? spec.payloadEvent(p, input.env) : p && pickStr(p, 'hook_event_name', 'hookEventName');
   const resolvedEvent = resolveEvent(spec, input.event, named, notes);
   const key = keyOf(spec, resolvedEvent);
-  const wantsContext = spec.wantsContext
+  // doctor's probes test capture only: they never ask for context (nor use up a once-per-session one).
+  const wantsContext = p?.claude_mem_probe !== true && (spec.wantsContext
     ? spec.wantsContext(resolvedEvent, p)
-    : spec.contextEvents.some((e) => keyOf(spec, e) === key);
+    : spec.contextEvents.some((e) => keyOf(spec, e) === key));
+  const contextOnce = spec.contextOnceEvents?.some((e) => keyOf(spec, e) === key) || undefined;
   const done = (events: CaptureEvent[] = [], extra: Partial<AdapterResult> = {}): AdapterResult =>
-    ({ events, wantsContext, resolvedEvent, notes, ...extra });
+    ({ events, wantsContext, resolvedEvent, notes, contextOnce, ...extra });
 
   if (!spec.skipCaller) {
     const caller = identifyCaller(spec.host, p, input.env);
@@ -158,7 +162,7 @@ function run(spec: DialectSpec, input: HookInput): AdapterResult {
     for (const [k, v] of Object.entries(d)) if (v !== undefined) e[k] = v; // a draft refines, never blanks
     return bound(e as unknown as CaptureEvent);
   });
-  return done(events);
+  return done(events, { session: { host, sessionId, cwd } });
 }
 
 export function defineAdapter(spec: DialectSpec): HookAdapter {

@@ -6,7 +6,8 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import type { HookHostId } from '../../shared/hosts.js';
 import { expandHome, homeDir, type Env } from '../../shared/paths.js';
 
-function dirFrom(env: Env, variable: string, fallback: string): string {
+/** A host directory: its override variable (with ~ expanded), else `fallback` under HOME. */
+export function dirFrom(env: Env, variable: string, fallback: string): string {
   const configured = env[variable];
   return resolve(configured ? expandHome(configured, env) : join(homeDir(env), fallback));
 }

@@ -8,6 +8,7 @@ import { recordedChanges } from './drift.js';
 import { recordedValues } from './files.js';
 import { hostChecks } from './hosts.js';
 import { cleanupProbes } from './probe.js';
+import { realTrafficChecks } from './traffic.js';
 import { entryCheck, nodeCheck, sqliteCheck } from './runtime.js';
 import { errorText } from './timebox.js';
 import { AREAS, type Area, type Check } from './types.js';
@@ -40,7 +41,7 @@ export async function collect(ctx: DoctorContext): Promise<Check[]> {
     guard('runtime', async () => [nodeCheck(), ...(await Promise.all([sqliteCheck(ctx), entryCheck(ctx, refs)]))]),
     guard('data', async () => [permissionsCheck(ctx.paths), manifestCheck(ctx), ...(await databaseChecks(ctx)), diskCheck(ctx.paths)]),
     guard('worker', () => workerChecks(ctx)),
-    guard('capture', async () => [await spoolCheck(ctx), await deadLetterCheck(ctx), ...(await lastEventChecks(ctx))]),
+    guard('capture', async () => [await spoolCheck(ctx), await deadLetterCheck(ctx), ...(await lastEventChecks(ctx)), ...(await realTrafficChecks(ctx))]),
     guard('hosts', async () => {
       const r = await hostChecks(ctx);
       sessions = r.probeSessions;

@@ -17,6 +17,8 @@ import type { HostCheck, HostModule, InstallContext } from './types.js';
 
 export const KIMI_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop',
   'SubagentStop', 'PreCompact', 'SessionEnd'] as const;
+/** Kimi Code only: TurnStarted writes the prompt with the host's turn id (kimi-cli has no such event). */
+export const KIMI_CODE_EVENTS = [...KIMI_EVENTS, 'TurnStarted'] as const;
 const CONTEXT_EVENTS = ['SessionStart', 'UserPromptSubmit'];
 const ALLOWED_FIELDS = new Set(['event', 'matcher', 'command', 'timeout']);
 
@@ -53,8 +55,9 @@ export const kimi: HostModule = {
   async plan(ctx: InstallContext) {
     const { dir, generation } = kimiTarget(ctx.env, ctx.home);
     const config = join(dir, 'config.toml');
+    const events = generation === 'kimi-code' ? KIMI_CODE_EVENTS : KIMI_EVENTS;
     const changes: Change[] = [
-      ...KIMI_EVENTS.map((event): Change => ({
+      ...events.map((event): Change => ({
         kind: 'toml-array-entry',
         file: config,
         host: 'kimi',

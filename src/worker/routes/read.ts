@@ -9,6 +9,9 @@ export const contextRoute: Route = {
   auth: true,
   handle: ({ query }, ctx) => {
     const q = parseWith(ContextQuery, queryObject(query), 'invalid_query');
+    if (q.once === '1' && q.host && q.session && !ctx.store.claimContext(q.host, q.session)) {
+      return { body: { project: '', text: '', observationIds: [], summaryId: null, approxTokens: 0, alreadySent: true } };
+    }
     return {
       body: ctx.store.context({
         project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, maxTokens: q.maxTokens, limit: q.limit,

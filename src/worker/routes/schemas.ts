@@ -72,6 +72,8 @@ export const ContextQuery = z.object({
   session: optStr,
   maxTokens: intParam(1, 100_000).optional(),
   limit: intParam(1, 200).optional(),
+  /** `1`: the host takes memory once per session; later asks of the same session get ''. */
+  once: z.enum(['0', '1']).optional(),
 });
 
 export const SearchQuery = z.object({

@@ -15,6 +15,7 @@ import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
 import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
 import type { IngestResult, SaveMemoryInput } from './types.js';
+import { kindKey } from './traffic.js';
 import { validateEvent } from './validate.js';
 
 export interface IngestDeps {
@@ -50,6 +51,11 @@ interface SessionDbState extends SessionState {
   sub: number;
   agentId: string | null;
   probe: number;
+}
+
+interface SessionEndState {
+  lastAssistant: string | null;
+  endReason: string | null;
 }
 
 interface SessionFacts {
@@ -134,6 +140,7 @@ function prepareStatements(db: Database.Database) {
     setTurn: p('UPDATE sessions SET prompt_count = ?, private_turn = ? WHERE id = ?'),
     reopen: p(`UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ? AND ended_at IS NOT NULL AND ended_at < ?`),
     setAssistant: p('UPDATE sessions SET last_assistant_message = ? WHERE id = ?'),
+    turnState: p('SELECT last_assistant_message AS lastAssistant, end_reason AS endReason FROM sessions WHERE id = ?'),
     endSession: p(`UPDATE sessions SET ended_at = CASE WHEN ended_at IS NULL OR ended_at < @at THEN @at ELSE ended_at END,
         end_reason = coalesce(@reason, end_reason) WHERE id = @id
       RETURNING last_assistant_message AS lastAssistant, end_reason AS endReason`),
@@ -168,6 +175,8 @@ export class Ingestor {
   private readonly sessions = new Map<string, SessionDbState>();
   /** The newest capture time per host among the events the last `ingest` stored (probes excluded). */
   readonly activity = new Map<HostId, string>();
+  /** The same per host and kind (`kindKey`), for the capture figures of doctor and status. */
+  readonly kindActivity = new Map<string, string>();
   private readonly halves: ToolHalves;
   /** Observation rows on the fast path; with savepoints, rows are inserted at once. */
   private readonly queue: ObservationQueue;
@@ -196,6 +205,7 @@ export class Ingestor {
     const result: IngestResult = { stored: 0, duplicates: 0, rejected: [] };
     this.sessions.clear();
     this.activity.clear();
+    this.kindActivity.clear();
     this.queue.clear();
     this.queueing = !isolated;
     this.halves.startBatch(events);
@@ -228,7 +238,10 @@ export class Ingestor {
       }
       result.stored++;
       const e = raw as CaptureEvent;
-      if (e.probe !== true && checked.at > (this.activity.get(e.host) ?? '')) this.activity.set(e.host, checked.at);
+      if (e.probe === true) return;
+      if (checked.at > (this.activity.get(e.host) ?? '')) this.activity.set(e.host, checked.at);
+      const key = kindKey(e.host, e.kind);
+      if (checked.at > (this.kindActivity.get(key) ?? '')) this.kindActivity.set(key, checked.at);
     });
     this.queue.insertAll();
     return result;
@@ -276,6 +289,9 @@ export class Ingestor {
         break;
       case 'session_end':
         this.endSession(stored, session, at);
+        break;
+      case 'turn_end':
+        this.summarizeSession(stored, session, at, this.s.turnState.get(session.id) as SessionEndState);
         break;
       default:
         if (OBSERVED_KINDS.has(stored.kind)) this.addObservation(stored, session, eventId, at, toolUseId, sibling);
@@ -431,8 +447,13 @@ export class Ingestor {
   }
 
   private endSession(e: CaptureEvent, session: SessionDbState, at: string): void {
+    const ended = this.s.endSession.get({ at, reason: e.reason ?? null, id: session.id }) as SessionEndState;
+    this.summarizeSession(e, session, at, ended);
+  }
+
+  /** Writes (or replaces) the session's one summary from what it holds so far. */
+  private summarizeSession(e: CaptureEvent, session: SessionDbState, at: string, ended: SessionEndState): void {
     this.queue.insertAll(); // the digest reads the session's observations
-    const ended = this.s.endSession.get({ at, reason: e.reason ?? null, id: session.id }) as { lastAssistant: string | null; endReason: string | null };
     const prompts = (this.s.digestPrompts.all(session.id) as { text: string }[]).map((r) => r.text);
     const observations = (this.s.digestObs.all(session.id) as Record<string, string | null>[]).map(
       (r): ObservationDraft => ({

@@ -197,6 +197,25 @@ ${ftsTriggers('prompts', 'prompts_fts', PROMPT_FTS_COLS, true)}
 ${ftsTriggers('summaries', 'summaries_fts', 'text, tags', false)}
 `,
   },
+  {
+    version: 3,
+    name: 'capture activity per host and kind; context handed out once per session',
+    up: `
+-- The newest real (non-probe) capture time per host and event kind, written with host_activity:
+-- what doctor and status report as a host's last prompt, tool result and session end.
+CREATE TABLE host_kind_activity (
+  host TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  last_at TEXT NOT NULL,
+  PRIMARY KEY (host, kind)
+) WITHOUT ROWID;
+INSERT INTO host_kind_activity (host, kind, last_at)
+  SELECT host, kind, max(at) FROM events WHERE probe = 0 GROUP BY host, kind;
+
+-- When a host that takes memory once per session (Grok: the first tool call) was handed it.
+ALTER TABLE sessions ADD COLUMN context_sent_at TEXT;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

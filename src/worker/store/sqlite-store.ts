@@ -14,6 +14,7 @@ import { addDeadLetter, listDeadLetters, readCheckpoint, writeCheckpoint } from 
 import { buildContext } from './context.js';
 import { isBusyError, openError, StoreError } from './errors.js';
 import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
+import { readTraffic, writeKindActivity } from './traffic.js';
 import { currentVersion, migrate, SCHEMA_VERSION } from './migrations.js';
 import {
   OBSERVATION_COLUMNS, PROMPT_COLUMNS, toObservation, toPrompt, toSession,
@@ -78,6 +79,8 @@ export class SqliteStore implements MemoryStore {
   private written = 0; // events stored since the last index flush (an estimate: cheap to keep)
   /** Newest capture time per host not yet written to host_activity (written with the index). */
   private readonly activity = new Map<HostId, string>();
+  /** The same per host and kind (traffic.ts kindKey), written with it. */
+  private readonly kindActivity = new Map<string, string>();
   private closed = false;
 
   constructor(dbPath: string, opts: OpenStoreOptions = {}) {
@@ -199,6 +202,9 @@ export class SqliteStore implements MemoryStore {
     for (const [host, at] of this.ingestion.activity) {
       if (at > (this.activity.get(host) ?? '')) this.activity.set(host, at);
     }
+    for (const [key, at] of this.ingestion.kindActivity) {
+      if (at > (this.kindActivity.get(key) ?? '')) this.kindActivity.set(key, at);
+    }
     this.scheduleIndexing();
     return result;
   }
@@ -213,14 +219,17 @@ export class SqliteStore implements MemoryStore {
     const indexer = this.indexer;
     if (!indexer || this.closed) return 0;
     const activity = [...this.activity];
+    const kinds = new Map(this.kindActivity);
     if (!activity.length && indexer.pending() === 0) return 0;
     const rows = this.db.transaction(() => {
       const upsert = this.stmts.get(`INSERT INTO host_activity (host, last_event_at) VALUES (?, ?)
         ON CONFLICT (host) DO UPDATE SET last_event_at = max(last_event_at, excluded.last_event_at)`);
       for (const [host, at] of activity) upsert.run(host, at);
+      writeKindActivity(this.stmts, kinds);
       return indexer.flush();
     }).immediate();
     this.activity.clear();
+    this.kindActivity.clear();
     this.written = 0;
     return rows;
   }
@@ -348,6 +357,17 @@ export class SqliteStore implements MemoryStore {
     return buildContext(this.stmts, { ...query, project });
   }
 
+  /**
+   * True the first time it is asked for a session (and marks it): hosts that take memory once
+   * per session (Grok, on its first tool call). A session not stored yet cannot be marked: true.
+   */
+  claimContext(host: HostId, hostSessionId: string): boolean {
+    const r = this.stmts.get(`UPDATE sessions SET context_sent_at = ? WHERE host = ? AND host_session_id = ? AND context_sent_at IS NULL`)
+      .run(this.deps.now().toISOString(), host, hostSessionId);
+    if (r.changes === 1) return true;
+    return !this.stmts.get('SELECT 1 FROM sessions WHERE host = ? AND host_session_id = ?').get(host, hostSessionId);
+  }
+
   deleteProbeData(hostSessionId: string): number {
     return this.db
       .transaction(() => {
@@ -390,6 +410,7 @@ export class SqliteStore implements MemoryStore {
       events: count('events'),
       deadLetters: count('dead_letters'),
       lastEventAtByHost,
+      captureByHost: readTraffic(this.stmts, this.kindActivity),
       schemaVersion: currentVersion(this.db),
     };
   }

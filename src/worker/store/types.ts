@@ -4,6 +4,7 @@
  */
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
+import type { HostTraffic } from './traffic.js';
 
 export type ObservationType =
   | 'command' // shell commands
@@ -195,6 +196,8 @@ export interface StoreStats {
   events: number;
   deadLetters: number;
   lastEventAtByHost: Partial<Record<HostId, string>>;
+  /** Per host: its last real prompt, tool result, turn and session end, and its recent sessions (traffic.ts). */
+  captureByHost: Partial<Record<HostId, HostTraffic>>;
   schemaVersion: number;
 }
 
@@ -217,6 +220,8 @@ export interface MemoryStore {
   getSession(host: HostId, hostSessionId: string): SessionRow | undefined;
   saveMemory(input: SaveMemoryInput): Observation;
   context(query: ContextQuery): ContextResult;
+  /** True the first time memory is asked for a session, for hosts that take it once (then false). */
+  claimContext(host: HostId, hostSessionId: string): boolean;
 
   /** Removes everything a doctor probe wrote (events with probe: true and what they derived). */
   deleteProbeData(hostSessionId: string): number;

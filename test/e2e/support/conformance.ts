@@ -70,6 +70,13 @@ export interface ConformanceHost {
   isAgentRequest?(request: ModelRequest): boolean;
   /** Session 2's memory context, from its first agent request ('' when it carries none). */
   contextOf(request: ModelRequest): string;
+  /**
+   * The agent request that carries the memory, where it is not the first (Grok reads hook output
+   * only after a tool call): default, the first agent request.
+   */
+  contextRequest?(agentRequests: ModelRequest[]): ModelRequest | undefined;
+  /** When the memory reaches the model, for the matrix (default `session-start`). */
+  contextWhen?: string;
   /** A native recall tool the model calls in session 2, and what its answer must contain. */
   recall?: { call: ScriptedCall; answerOf(requests: ModelRequest[]): string };
   /**
@@ -267,10 +274,14 @@ export function conformance(host: ConformanceHost): void {
       expect(requests.length, 'session 2 sent no model request').toBeGreaterThan(0);
       const agentRequests = requests.filter((r) => host.isAgentRequest?.(r) ?? true);
       expect(agentRequests.length, 'session 2 sent no agent request').toBeGreaterThan(0);
-      const context = host.contextOf(agentRequests[0]);
-      expect(context, `no memory context in session 2's first model request:\n${agentRequests[0].text.slice(0, 3000)}`).toContain(SHELL_MARKER);
-      proven("session 2's first model request carries session 1's memory");
-      result.recall = `${result.recall ?? '?'} + session-start context`;
+      const carrier = host.contextRequest ? host.contextRequest(agentRequests) : agentRequests[0];
+      expect(carrier, 'no session 2 request where the memory would be').toBeTruthy();
+      const context = host.contextOf(carrier!);
+      expect(context, `no memory context in session 2's model request:\n${carrier!.text.slice(0, 3000)}`).toContain(SHELL_MARKER);
+      proven(carrier === agentRequests[0]
+        ? "session 2's first model request carries session 1's memory"
+        : "session 2's model request after its first tool call carries session 1's memory");
+      result.recall = `${result.recall ?? '?'} + ${host.contextWhen ?? 'session-start'} context`;
       if (host.recall) {
         const answer = host.recall.answerOf(requests);
         expect(answer, 'the recall tool did not answer with session 1').toContain(SHELL_MARKER);

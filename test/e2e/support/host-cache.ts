@@ -16,6 +16,10 @@ export interface HostPackage {
   version: string;
   /** The executable name under node_modules/.bin. */
   bin: string;
+  /** Install with --ignore-scripts: the package's own install script would write to the real HOME. */
+  ignoreScripts?: boolean;
+  /** Runs once after a successful install, inside the cache folder (what an ignored script did there). */
+  postInstall?(dir: string): void;
 }
 
 export type HostInstall = { ok: true; dir: string; binPath: string } | { ok: false; reason: string };
@@ -121,7 +125,15 @@ export async function ensureHostPackage(p: HostPackage): Promise<HostInstall> {
     // npm reads the real user's config and cache: the registry mirror a developer set up applies.
     const env = { ...process.env, HOME: npmHome(), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = await run(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', `${p.pkg}@${p.version}`], env);
+    const flags = p.ignoreScripts ? ['--ignore-scripts'] : [];
+    const r = await run(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', ...flags, `${p.pkg}@${p.version}`], env);
+    if (r.code === 0) {
+      try {
+        p.postInstall?.(dir);
+      } catch (err) {
+        return { ok: false, reason: `${p.pkg}@${p.version}: post-install step failed: ${(err as Error).message}` };
+      }
+    }
     if (r.code !== 0 || !existsSync(binPath)) {
       return { ok: false, reason: `npm install ${p.pkg}@${p.version} failed (exit ${r.code}): ${r.output.trim().split('\n').slice(-6).join(' | ')}` };
     }

