@@ -17,6 +17,11 @@ for (const v of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'KIMI_CODE_HOME', 'KIMI_SHAR
   'OPENCLAW_STATE_DIR', 'GROK_HOME', 'COPILOT_HOME', 'GEMINI_CLI_HOME', 'CURSOR_VERSION', 'GROK_HOOK_EVENT']) {
   delete process.env[v];
 }
+// libpq's variables (PGHOST, PGPASSWORD, PGSSLMODE, PGSERVICEFILE, ...) would steer the PostgreSQL
+// client to the machine's servers; PG_BIN only says where the test server's binaries are.
+for (const v of Object.keys(process.env)) {
+  if (v.startsWith('PG') && v !== 'PG_BIN') delete process.env[v];
+}
 
 afterAll(() => {
   if (!process.env.CLAUDE_MEM_KEEP_TEST_DIRS) rmSync(root, { recursive: true, force: true });
