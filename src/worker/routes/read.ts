@@ -23,11 +23,11 @@ export const searchRoute: Route = {
   auth: true,
   handle: ({ query }, ctx) => {
     const q = parseWith(SearchQuery, queryObject(query), 'invalid_query');
-    const results = ctx.store.search({
-      query: q.q, project: q.project, host: q.host, type: q.type, since: q.since, until: q.until,
-      file: q.file, limit: q.limit, offset: q.offset,
+    const answer = ctx.store.search({
+      query: q.q, project: q.project, widen: q.widen, host: q.host, type: q.type, since: q.since, until: q.until,
+      file: q.file, hostSessionId: q.session, sessionHost: q.sessionHost, limit: q.limit, offset: q.offset,
     });
-    return { body: { results } };
+    return { body: answer };
   },
 };
 

@@ -63,7 +63,7 @@ const intParam = (min: number, max: number) =>
 
 const dateParam = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date or time');
 
-const OBS_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'summary'] as const;
+const OBS_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'assistant', 'summary'] as const;
 
 export const ContextQuery = z.object({
   project: optStr,
@@ -82,6 +82,9 @@ export const SearchQuery = z.object({
   since: dateParam.optional(),
   until: dateParam.optional(),
   file: optStr,
+  widen: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').optional(),
+  session: optStr,
+  sessionHost: hostParam.optional(),
   limit: intParam(1, 200).optional(),
   offset: intParam(0, 1_000_000).optional(),
 });

@@ -19,13 +19,14 @@ import {
   OBSERVATION_COLUMNS, PROMPT_COLUMNS, toObservation, toPrompt, toSession,
   type ObservationDbRow, type PromptDbRow, type SessionDbRow,
 } from './rows.js';
-import { FtsIndexer } from './fts-index.js';
+import { FtsIndexer, rebuildSearchIndex } from './fts-index.js';
+import { registerSearchFunctions } from './search-layout.js';
 import { Searcher } from './search.js';
 import { StatementCache } from './statements.js';
 import { Timeline } from './timeline.js';
 import type {
   ContextQuery, ContextResult, DeadLetter, IngestResult, MemoryStore, Observation, PromptRow, SaveMemoryInput,
-  SearchHit, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TranscriptCheckpoint,
+  SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TranscriptCheckpoint,
 } from './types.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
@@ -124,7 +125,7 @@ export class SqliteStore implements MemoryStore {
     this.db = db;
     this.indexer = indexer;
     this.stmts = new StatementCache(db);
-    this.searcher = new Searcher(this.stmts);
+    this.searcher = new Searcher(this.stmts, this.deps.now);
     this.timelineReader = new Timeline(this.stmts);
   }
 
@@ -227,13 +228,7 @@ export class SqliteStore implements MemoryStore {
 
   /** Rebuilds the search indexes from the tables (repair). */
   rebuildSearchIndex(): void {
-    this.db.transaction(() => {
-      for (const fts of ['observations_fts', 'prompts_fts', 'summaries_fts']) {
-        this.db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('rebuild')`).run();
-      }
-      this.db.prepare(`UPDATE fts_state SET upto = (SELECT coalesce(max(id), 0) FROM observations) WHERE name = 'observations'`).run();
-      this.db.prepare(`UPDATE fts_state SET upto = (SELECT coalesce(max(id), 0) FROM prompts) WHERE name = 'prompts'`).run();
-    }).immediate();
+    this.db.transaction(() => rebuildSearchIndex(this.db)).immediate();
   }
 
   /**
@@ -287,7 +282,7 @@ export class SqliteStore implements MemoryStore {
     return listDeadLetters(this.stmts, limit);
   }
 
-  search(query: SearchQuery): SearchHit[] {
+  search(query: SearchQuery): SearchAnswer {
     this.indexQuietly();
     return this.searcher.search(query);
   }
@@ -433,6 +428,8 @@ export function configureConnection(db: Database.Database, dbPath: string, reado
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   }
+  // The search index's SQL calls these (search-layout.ts).
+  registerSearchFunctions(db);
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -32000');
