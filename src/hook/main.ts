@@ -9,7 +9,7 @@ import { resolveHostId, type HookHostId } from '../shared/hosts.js';
 import { dataDir, dataPaths, type DataPaths } from '../shared/paths.js';
 import { sanitizeEvent } from '../shared/privacy.js';
 import { getAdapter } from './adapters/index.js';
-import { contextBudgetMs, fetchContext, sinceStartMs } from './context.js';
+import { contextLimits, fetchContext, sinceStartMs } from './context.js';
 import { createHookLog, errorText, type HookLog } from './debug-log.js';
 import { deliver } from './deliver.js';
 import { createWorkerLink } from './link.js';
@@ -93,9 +93,12 @@ async function handle(run: Run, paths: DataPaths): Promise<string> {
   let context: Promise<string> = Promise.resolve('');
   const first = events[0] ?? result.events[0];
   if (result.wantsContext && !dropReason && first) {
-    const deadline = contextBudgetMs(env, paths);
+    const { budgetMs: deadline, maxTokens } = contextLimits(env, paths);
     armWatchdog(Math.max(deadline, STDIN_DEADLINE_MS + 2 * CAPTURE_TIMEOUT_MS) + HARD_LIMIT_SLACK_MS, run);
-    context = fetchContext({ cwd: first.cwd, host: first.host, sessionId: first.sessionId, deadline }, link, log);
+    // The prompt's text only as privacy left it (a dropped event sends none).
+    const prompt = events.find((e) => e.kind === 'prompt' && !e.privateTurn)?.prompt;
+    const mode = result.events.some((e) => e.kind === 'prompt') ? 'prompt' : 'session';
+    context = fetchContext({ cwd: first.cwd, host: first.host, sessionId: first.sessionId, mode, prompt, maxTokens, deadline }, link, log);
   }
   const [outcome, text] = await Promise.all([capture, context]);
   if (outcome) log.detail(`${events.length} event(s) ${outcome}; context ${text.length} chars; ${Math.round(sinceStartMs())} ms`);

@@ -45,7 +45,7 @@ export class DirectReader implements MemoryReader {
   }
 
   context(q: ContextQuery): Promise<Answer<ContextResult>> {
-    return this.with(true, (s) => s.context(q), () => ({
+    return this.with(true, (s) => s.context(q), (): ContextResult => ({
       project: q.project ?? this.currentProject(), text: '', observationIds: [], summaryId: null, approxTokens: 0,
     }));
   }

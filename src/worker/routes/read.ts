@@ -11,7 +11,8 @@ export const contextRoute: Route = {
     const q = parseWith(ContextQuery, queryObject(query), 'invalid_query');
     return {
       body: ctx.store.context({
-        project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, maxTokens: q.maxTokens, limit: q.limit,
+        project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, mode: q.mode, prompt: q.prompt,
+        maxTokens: q.maxTokens, limit: q.limit,
       }),
     };
   },

@@ -70,6 +70,8 @@ export const ContextQuery = z.object({
   cwd: optStr,
   host: hostParam.optional(),
   session: optStr,
+  mode: z.enum(['session', 'prompt']).optional(),
+  prompt: z.string().max(4000).optional(),
   maxTokens: intParam(1, 100_000).optional(),
   limit: intParam(1, 200).optional(),
 });

@@ -11,7 +11,8 @@ import { sanitizeEvent } from '../../shared/privacy.js';
 import { observe, summarize } from '../observer/index.js';
 import { projectFor } from '../project.js';
 import { addDeadLetter, listDeadLetters, readCheckpoint, writeCheckpoint } from './checkpoints.js';
-import { buildContext } from './context.js';
+import { buildContext, emptyContext } from './context.js';
+import { ContextGiven, contextForSession } from './context-prompt.js';
 import { isBusyError, openError, StoreError } from './errors.js';
 import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
 import { currentVersion, migrate, SCHEMA_VERSION } from './migrations.js';
@@ -74,6 +75,7 @@ export class SqliteStore implements MemoryStore {
   private ingestTxn?: Database.Transaction<(evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => IngestResult>;
   private readonly searcher: Searcher;
   private readonly timelineReader: Timeline;
+  private readonly contextGiven: ContextGiven;
   private readonly indexer: FtsIndexer | null;
   private indexTimer: NodeJS.Timeout | null = null;
   private written = 0; // events stored since the last index flush (an estimate: cheap to keep)
@@ -127,6 +129,7 @@ export class SqliteStore implements MemoryStore {
     this.stmts = new StatementCache(db);
     this.searcher = new Searcher(this.stmts, this.deps.now);
     this.timelineReader = new Timeline(this.stmts);
+    this.contextGiven = new ContextGiven(this.stmts, this.deps.now);
   }
 
   private get ingestion(): Ingestor {
@@ -339,8 +342,12 @@ export class SqliteStore implements MemoryStore {
         .get({ sid: query.hostSessionId, host: query.host ?? null }) as { project: string } | undefined;
       project = r?.project ?? '';
     }
-    if (!project) return { project: '', text: '', observationIds: [], summaryId: null, approxTokens: 0 };
-    return buildContext(this.stmts, { ...query, project });
+    if (!project) return emptyContext('');
+    const q = { ...query, project };
+    // A read-only reader (MCP without a worker) cannot record what it gave: the project block then.
+    if (!this.indexer || !query.mode || !query.hostSessionId) return buildContext(this.stmts, q);
+    if (query.mode === 'prompt') this.indexQuietly();
+    return this.db.transaction(() => contextForSession(this.stmts, this.searcher, this.contextGiven, q)).immediate();
   }
 
   deleteProbeData(hostSessionId: string): number {

@@ -181,6 +181,14 @@ export interface ContextQuery {
   cwd?: string;
   host?: HostId;
   hostSessionId?: string; // the session asking (excluded from "recent")
+  /**
+   * Who asks: 'session' = a session (re)starts: the project memory, recorded as given to this
+   * session; 'prompt' = a prompt was submitted: the project memory if this session has not had it,
+   * else only memory relevant to `prompt` and not given yet (often nothing). Omitted: the project
+   * memory, nothing recorded (mem_context).
+   */
+  mode?: 'session' | 'prompt';
+  prompt?: string; // the submitted prompt (mode 'prompt')
   maxTokens?: number; // default 1500; approx 4 chars per token
   limit?: number; // recent observations, default 20
 }
@@ -189,7 +197,11 @@ export interface ContextResult {
   project: string;
   text: string; // ready to inject; '' when there is nothing
   observationIds: number[];
-  summaryId: number | null;
+  summaryId: number | null; // the newest summary shown
+  summaryIds?: number[]; // every summary shown
+  sessionIds?: number[]; // the past sessions shown (internal row ids)
+  /** What was given: the project memory, memory relevant to the prompt, or nothing. */
+  kind?: 'project' | 'relevant' | 'none';
   approxTokens: number;
 }
 
