@@ -14,8 +14,8 @@ import { FTS_TABLE, KIND_BASE, KIND_SPAN, TEXT_COLUMNS, type IndexedKind } from 
 import type { StatementCache } from './statements.js';
 import { fileTag, hostTag, projectTag, queryFileSuffixes, typeTag } from './tags.js';
 
-const WINDOW = 8000;
-const RARE = 3000;
+const WINDOW = 2000;
+const RARE = 2000;
 
 /** Column weights per kind: head, body, files, extra (compound words), tags. */
 const BM25: Readonly<Record<IndexedKind, string>> = {
