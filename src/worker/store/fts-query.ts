@@ -181,7 +181,9 @@ export function compoundWords(text: string | null | undefined, maxChars = 4000):
     out.add(w);
     size += w.length + 1;
   };
-  for (const m of text.matchAll(/[\p{L}\p{N}]+(?:[-_]+[\p{L}\p{N}]+)+/gu)) {
+  // One character class, so the scan stays linear on long runs of letters.
+  for (const m of text.matchAll(/[\p{L}\p{N}_-]+/gu)) {
+    if (m[0].length > MAX_TOKEN_CHARS * 4 || !/[\p{L}\p{N}][-_]+[\p{L}\p{N}]/u.test(m[0])) continue;
     const parts = tokensOf(m[0]);
     if (parts.length <= 6) add(fold(parts.join('')));
     if (size > maxChars) break;
