@@ -60,6 +60,10 @@ export interface ProjectHistory {
   /** How many ordinary sessions to add, drawn from `noise` (seeded). */
   noiseCount: number;
   noise: NoiseTemplate[];
+  /** Single-turn requests some episodes start with before their real task. */
+  warmups: NoiseTemplate[];
+  /** Exploration steps (reads, git, tests) put before an episode's first step. */
+  explore: (rng: Rng) => Step[];
 }
 
 /** Lines joined with newlines: command output and file contents read as they are. */

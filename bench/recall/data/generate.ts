@@ -4,8 +4,9 @@
  * with their answer sessions, and the "last time" probes. Same seed, same corpus.
  */
 import { Rng, hashSeed } from '../rng.js';
-import type { Corpus, Probe, Question, Session } from '../types.js';
+import type { Corpus, Probe, Question, Session, Turn } from '../types.js';
 import type { Episode, NoiseSession, ProjectHistory } from './dsl.js';
+import { echoes } from './echoes.js';
 import { PROJECTS } from './projects/index.js';
 
 const DAY_MS = 86_400_000;
@@ -30,12 +31,28 @@ interface Planned {
   episode?: Episode;
 }
 
+/**
+ * An episode as it is played: exploration steps before its first step, and in some a small
+ * unrelated request first (its turns then start one later; see `shift`).
+ */
+function dressed(h: ProjectHistory, e: Episode): { turns: Turn[]; shift: number } {
+  const rng = new Rng(hashSeed(`${h.key}/${e.id}/dress`));
+  const [first, ...rest] = e.turns;
+  const turns = [{ ...first, steps: [...h.explore(rng), ...first.steps] }, ...rest];
+  if (!rng.chance(0.25)) return { turns, shift: 0 };
+  const warmup = rng.pick(h.warmups)(rng);
+  return { turns: [...warmup.turns.slice(0, 1), ...turns], shift: 1 };
+}
+
 function plan(h: ProjectHistory, rng: Rng, noiseCount: number, episodes: Episode[]): Planned[] {
-  const out: Planned[] = episodes.map((e) => ({ day: e.day, label: e.id, seedKey: `${h.key}/${e.id}`, body: { label: e.id, turns: e.turns, facts: e.facts }, episode: e }));
+  const out: Planned[] = episodes.map((e) => ({ day: e.day, label: e.id, seedKey: `${h.key}/${e.id}`, body: { label: e.id, turns: dressed(h, e).turns, facts: e.facts }, episode: e }));
   for (let i = 0; i < noiseCount; i++) {
     const template = h.noise[i % h.noise.length];
     const body = template(new Rng(hashSeed(`${h.key}/noise/${i}`)));
     out.push({ day: rng.int(0, h.days - 1), label: `noise:${body.label}`, seedKey: `${h.key}/noise/${i}`, body });
+  }
+  for (const [i, echo] of echoes(h.key, episodes, h.days, 13, Math.ceil(noiseCount / 6)).entries()) {
+    out.push({ day: echo.day, label: `noise:${echo.body.label}`, seedKey: `${h.key}/echo/${i}`, body: echo.body });
   }
   return out;
 }
@@ -84,7 +101,7 @@ function questionsOf(h: ProjectHistory, e: Episode, idOf: (ref: string) => strin
       keywords: q.kw,
       style: q.style === 'lit' ? 'literal' : 'paraphrased',
       answers: answers as string[],
-      turn: q.turn,
+      turn: q.turn === undefined ? undefined : q.turn + dressed(h, e).shift,
       project: q.anyProject ? undefined : h.key,
     };
   });

@@ -5,6 +5,7 @@
  * histories carry the repetition (the same commands, the same files) real ones do.
  */
 import type { Rng } from '../rng.js';
+import type { Step } from '../types.js';
 import { ed, gr, rd, say, sh, turn, wr, type NoiseSession, type NoiseTemplate } from './dsl.js';
 
 export interface SourceFile {
@@ -156,6 +157,24 @@ function gitStatus(): NoiseTemplate {
 /** The ordinary-session templates for a vocabulary, each used in turn. */
 export function noiseTemplates(v: Vocab): NoiseTemplate[] {
   return [runTests(v), addTest(v), bumpDep(v), fixLint(v), explainFile(v), runTests(v), rename(v), commitMessage(v), aside(v), gitStatus(), addTest(v), explainFile(v)];
+}
+
+/** Small requests a session often starts with before the real task. */
+export function warmupTemplates(v: Vocab): NoiseTemplate[] {
+  return [runTests(v), gitStatus(), explainFile(v)];
+}
+
+/**
+ * What an agent does before it gets to the point: reads a few files around the task, looks at
+ * git, sometimes runs the tests. Seeded; inserted at the start of an episode's first turn.
+ */
+export function exploreSteps(v: Vocab): (rng: Rng) => Step[] {
+  return (rng) => {
+    const steps: Step[] = rng.shuffle(v.files).slice(0, rng.int(1, 3)).map((f) => rd(f.path, f.content));
+    if (rng.chance(0.4)) steps.push(sh('git log --oneline -3', `${rng.hex(7)} ${rng.pick(['Merge branch main', 'Tidy imports', 'Bump dev dependencies', 'Review fixes'])}\n${rng.hex(7)} ${rng.pick(['Add missing test', 'Fix typo in README', 'Format'])}\n${rng.hex(7)} ${rng.pick(['Release', 'Update lockfile', 'CI: cache dependencies'])}`));
+    if (rng.chance(0.35)) steps.push(sh(v.testCmd, v.testPass(rng, rng.int(...v.testCount))));
+    return rng.shuffle(steps);
+  };
 }
 
 export type { NoiseSession };

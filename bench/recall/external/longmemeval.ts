@@ -57,6 +57,10 @@ export function readLongMemEval(file: string, limit: number): Corpus {
     const answerText = corpus.sessions.filter((s) => answers.includes(s.id)).map((s) => turnText(s.turns)).join('\n');
     pending.push({ q: { id: `lme/${qid}`, asked: question, answers, project }, answerText });
   });
+  // Items nothing answers (abstention) add no question, so their haystacks are not replayed.
+  const used = new Set(pending.map((p) => p.q.project));
+  corpus.sessions = corpus.sessions.filter((s) => used.has(s.project));
+  corpus.projects = Object.fromEntries(Object.entries(corpus.projects).filter(([k]) => used.has(k)));
   const df = documentFrequency(corpus.sessions.map((s: Session) => turnText(s.turns)));
   corpus.questions = pending.map(({ q, answerText }) => ({ ...q, keywords: keywordsOf(q.asked, df), style: styleOf(q.asked, answerText) }));
   return corpus;

@@ -1,7 +1,7 @@
 /** ledger-api: a TypeScript invoicing service (Fastify, Postgres via Kysely, pnpm, vitest, Fly.io). */
 import type { Rng } from '../../rng.js';
 import { ed, gr, lines, rd, say, sh, turn, wr, type Episode, type ProjectHistory } from '../dsl.js';
-import { noiseTemplates, type SourceFile, type Vocab } from '../noise.js';
+import { exploreSteps, noiseTemplates, warmupTemplates, type SourceFile, type Vocab } from '../noise.js';
 
 const FILES: SourceFile[] = [
   {
@@ -85,19 +85,26 @@ const FILES: SourceFile[] = [
   },
 ];
 
+const TEST_FILES = [
+  'src/billing/totals.test.ts', 'src/billing/due-date.test.ts', 'src/billing/stripe-events.test.ts', 'src/routes/invoices.test.ts',
+  'src/routes/customers.test.ts', 'src/routes/webhooks.test.ts', 'src/routes/exports.test.ts', 'src/auth/jwt.test.ts',
+  'src/auth/api-keys.test.ts', 'src/pdf/render.test.ts', 'src/jobs/reminders.test.ts', 'src/tenants/settings.test.ts',
+  'src/fx/ecb.test.ts', 'src/db/search.test.ts', 'src/plugins/rate-limit.test.ts', 'src/config.test.ts',
+];
+
 function vitestOut(rng: Rng, n: number): string {
-  const files = Math.max(8, Math.round(n / 9));
+  const per = TEST_FILES.map(() => 1);
+  for (let left = n - per.length; left > 0; left--) per[rng.int(0, per.length - 1)]++;
   return lines(
     '',
     ' RUN  v2.1.4 /home/dev/projects/ledger-api',
     '',
-    ` ✓ src/billing/totals.test.ts (${rng.int(8, 14)} tests) ${rng.int(8, 40)}ms`,
-    ` ✓ src/routes/invoices.test.ts (${rng.int(10, 22)} tests) ${rng.int(200, 900)}ms`,
-    ` ✓ src/auth/jwt.test.ts (${rng.int(6, 12)} tests) ${rng.int(10, 60)}ms`,
+    ...TEST_FILES.map((f, i) => ` ✓ ${f} (${per[i]} tests) ${rng.int(4, 900)}ms`),
     '',
-    ` Test Files  ${files} passed (${files})`,
+    ` Test Files  ${TEST_FILES.length} passed (${TEST_FILES.length})`,
     `      Tests  ${n} passed (${n})`,
-    `   Duration  ${rng.int(3, 9)}.${rng.int(10, 99)}s`,
+    `   Start at  ${String(rng.int(8, 18)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}:${String(rng.int(0, 59)).padStart(2, '0')}`,
+    `   Duration  ${rng.int(3, 9)}.${rng.int(10, 99)}s (transform ${rng.int(300, 900)}ms, setup ${rng.int(100, 400)}ms, collect ${rng.int(900, 3000)}ms, tests ${rng.int(2000, 6000)}ms)`,
   );
 }
 
@@ -180,7 +187,7 @@ const EPISODES: Episode[] = [
     facts: ['pre-commit hook', 'lint-staged'],
     q: [
       { ask: 'which package manager does this repo use?', kw: 'pnpm package manager lockfile', style: 'lit', also: ['ci-runner-pnpm'] },
-      { ask: 'what runs before every git commit here?', kw: 'husky pre-commit lint-staged', style: 'para' },
+      { ask: 'what runs before every git commit here?', kw: 'commit hook checks', style: 'para' },
     ],
   },
   {
@@ -200,7 +207,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['POST /customers', 'CreateCustomer'],
     q: [
-      { ask: 'how are request bodies supposed to be validated for new endpoints?', kw: 'zod schema validation endpoint', style: 'para' },
+      { ask: 'how are request bodies supposed to be validated for new endpoints?', kw: 'validate request bodies', style: 'para' },
       { ask: 'why did a ZodError come back as 500 and what did we change?', kw: 'ZodError 400 setErrorHandler', style: 'lit' },
     ],
   },
@@ -226,7 +233,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['CI has been red', 'pnpm/action-setup'],
     q: [
-      { ask: 'how did we fix the failing build on the new runners?', kw: 'runner ERR_PNPM_BAD_PM_VERSION action-setup', style: 'para' },
+      { ask: 'how did we fix the failing build on the new runners?', kw: 'new runners build failing', style: 'para' },
       { ask: 'why did pnpm install fail with ERR_PNPM_BAD_PM_VERSION in CI?', kw: 'ERR_PNPM_BAD_PM_VERSION packageManager', style: 'lit' },
     ],
   },
@@ -261,7 +268,7 @@ const EPISODES: Episode[] = [
     facts: ['stripe webhooks are failing', 'Webhook deliveries verify again'],
     q: [
       { ask: 'why did stripe webhook signature verification fail?', kw: 'stripe webhook signature constructEvent', style: 'lit' },
-      { ask: 'the payment provider callbacks kept getting rejected after an upgrade, what was wrong with them?', kw: 'webhook raw body Buffer parser', style: 'para' },
+      { ask: 'the payment provider callbacks kept getting rejected after an upgrade, what was wrong with them?', kw: 'payment callbacks rejected', style: 'para' },
       { ask: 'did the raw body change affect other routes?', kw: 'addContentTypeParser encapsulated plugin', style: 'lit', turn: 1 },
     ],
   },
@@ -282,7 +289,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['1 cent more', 'integer cents'],
     q: [
-      { ask: 'why were some customer bills a penny off?', kw: 'rounding cents totals half even', style: 'para' },
+      { ask: 'why were some customer bills a penny off?', kw: 'bill penny off', style: 'para' },
       { ask: 'invoice total one cent more than the sum of lines on the PDF', kw: 'invoice total cent PDF', style: 'lit' },
     ],
   },
@@ -303,7 +310,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['stuck on the release command', 'CREATE INDEX CONCURRENTLY'],
     q: [
-      { ask: 'what made the release stall during the database schema change?', kw: 'CREATE INDEX lock migration pg_stat_activity', style: 'para' },
+      { ask: 'what made the release stall during the database schema change?', kw: 'release stalled schema change', style: 'para' },
       { ask: 'why did migration 0042 lock the invoices table?', kw: 'migration 0042 CONCURRENTLY', style: 'lit' },
     ],
   },
@@ -325,7 +332,7 @@ const EPISODES: Episode[] = [
     facts: ['due-date.test.ts', 'fixed system time'],
     q: [
       { ask: 'why did the due date test fail intermittently on CI?', kw: 'due-date flaky setSystemTime TZ', style: 'lit' },
-      { ask: 'a check only broke late in the evening, never during the day — what was going on?', kw: 'midnight UTC Berlin test', style: 'para' },
+      { ask: 'a check only broke late in the evening, never during the day — what was going on?', kw: 'test fails late evening', style: 'para' },
     ],
   },
   {
@@ -344,7 +351,7 @@ const EPISODES: Episode[] = [
     facts: ['rate limiting', '100/min per API key'],
     q: [
       { ask: 'what rate limit did we set for the public API?', kw: 'rate limit 429 Retry-After', style: 'lit' },
-      { ask: 'how many calls a minute may a partner make before being throttled?', kw: 'throttle partner 100 minute redis', style: 'para' },
+      { ask: 'how many calls a minute may a partner make before being throttled?', kw: 'partner throttle per minute', style: 'para' },
     ],
   },
   {
@@ -363,7 +370,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['GET /invoices takes 3 seconds', 'jsonArrayFrom'],
     q: [
-      { ask: 'why was listing bills so slow for big customers and what did we change?', kw: 'N+1 line_items json_agg', style: 'para' },
+      { ask: 'why was listing bills so slow for big customers and what did we change?', kw: 'slow invoice list big tenants', style: 'para' },
       { ask: 'N+1 queries on GET /invoices', kw: 'N+1 invoices jsonArrayFrom', style: 'lit' },
     ],
   },
@@ -383,7 +390,7 @@ const EPISODES: Episode[] = [
     facts: ['Node 22', 'stays on Node 20'],
     q: [
       { ask: 'which node version do new services use?', kw: 'Node 22 new services nvmrc', style: 'lit' },
-      { ask: 'what runtime did we agree on for upcoming codebases?', kw: 'runtime version policy', style: 'para' },
+      { ask: 'what runtime did we agree on for upcoming codebases?', kw: 'runtime for new code', style: 'para' },
     ],
   },
   {
@@ -409,7 +416,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['EADDRINUSE', 'port 0'],
     q: [
-      { ask: 'the integration suite sometimes crashed because two workers grabbed the same socket — how was that solved?', kw: 'EADDRINUSE listen port 0 parallel', style: 'para' },
+      { ask: 'the integration suite sometimes crashed because two workers grabbed the same socket — how was that solved?', kw: 'integration tests same port crash', style: 'para' },
       { ask: 'EADDRINUSE address already in use 3000 in integration tests', kw: 'EADDRINUSE 3000', style: 'lit' },
     ],
   },
@@ -430,7 +437,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['memory on the api machines', 'lru-cache'],
     q: [
-      { ask: 'what was eating RAM on the API boxes?', kw: 'memory leak heap snapshot cache', style: 'para' },
+      { ask: 'what was eating RAM on the API boxes?', kw: 'api RAM growing', style: 'para' },
       { ask: 'TenantSettings Map memory leak', kw: 'TenantSettings LRUCache', style: 'lit' },
     ],
   },
@@ -450,7 +457,7 @@ const EPISODES: Episode[] = [
     facts: ['docker builds take 9 minutes', 'pnpm fetch'],
     q: [
       { ask: 'how did we speed up the docker build?', kw: 'Dockerfile pnpm fetch cache mount multi-stage', style: 'lit' },
-      { ask: 'container images used to take ages in the pipeline; what made them faster?', kw: 'image build layer cache', style: 'para' },
+      { ask: 'container images used to take ages in the pipeline; what made them faster?', kw: 'slow image builds pipeline', style: 'para' },
     ],
   },
   {
@@ -469,7 +476,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['jwt not active', 'clockTolerance'],
     q: [
-      { ask: 'some partners got rejected logins right after receiving their credentials — why?', kw: 'nbf clock skew tolerance', style: 'para' },
+      { ask: 'some partners got rejected logins right after receiving their credentials — why?', kw: 'partner login rejected fresh token', style: 'para' },
       { ask: 'NotBeforeError jwt not active for partner tokens', kw: 'NotBeforeError jwt clockTolerance', style: 'lit' },
     ],
   },
@@ -489,7 +496,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['€ sign', 'Noto Sans'],
     q: [
-      { ask: 'the euro symbol came out as boxes in generated documents — what was the fix?', kw: 'pdf font glyph alpine noto', style: 'para' },
+      { ask: 'the euro symbol came out as boxes in generated documents — what was the fix?', kw: 'euro symbol boxes documents', style: 'para' },
       { ask: 'why is the € sign missing from invoice PDFs on alpine?', kw: 'euro PDF alpine font', style: 'lit' },
     ],
   },
@@ -508,7 +515,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['LaunchDarkly', 'src/config/flags.ts'],
     q: [
-      { ask: 'did we pick a vendor for toggling features, or how do we do it?', kw: 'feature flags vendor', style: 'para' },
+      { ask: 'did we pick a vendor for toggling features, or how do we do it?', kw: 'feature toggles vendor', style: 'para' },
       { ask: 'where do feature flags live in ledger-api?', kw: 'flags.ts FLAG_DUNNING_V2', style: 'lit' },
     ],
   },
@@ -528,7 +535,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['too many clients', 'PgBouncer'],
     q: [
-      { ask: 'why did the database refuse clients after we added more machines?', kw: 'max_connections pool scaling', style: 'para' },
+      { ask: 'why did the database refuse clients after we added more machines?', kw: 'database refused connections scaling', style: 'para' },
       { ask: 'postgres "too many clients already" after scaling', kw: 'too many clients pool max PgBouncer', style: 'lit' },
     ],
   },
@@ -557,7 +564,7 @@ const EPISODES: Episode[] = [
     facts: ['charged twice', 'processed_events'],
     q: [
       { ask: 'why were customers charged twice?', kw: 'charged twice duplicate payment', style: 'lit' },
-      { ask: 'how do we make sure a repeated notification from the payment provider is only handled once?', kw: 'idempotency processed_events event id', style: 'para', turn: 1 },
+      { ask: 'how do we make sure a repeated notification from the payment provider is only handled once?', kw: 'duplicate provider notification once', style: 'para', turn: 1 },
     ],
   },
   {
@@ -577,7 +584,7 @@ const EPISODES: Episode[] = [
     facts: ['API reference', '/docs'],
     q: [
       { ask: 'how is the API reference produced?', kw: 'openapi zod-to-openapi swagger /docs', style: 'lit' },
-      { ask: 'where can integrators browse the endpoint documentation?', kw: 'endpoint documentation swagger', style: 'para' },
+      { ask: 'where can integrators browse the endpoint documentation?', kw: 'integrators endpoint docs', style: 'para' },
     ],
   },
   {
@@ -596,7 +603,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['stack traces in sentry', 'source maps'],
     q: [
-      { ask: 'why were error reports unreadable, and what did we do about it?', kw: 'stack traces minified', style: 'para' },
+      { ask: 'why were error reports unreadable, and what did we do about it?', kw: 'unreadable error reports', style: 'para' },
       { ask: 'sentry stack traces point at dist/server.js line 1', kw: 'sentry sourcemaps upload release', style: 'lit' },
     ],
   },
@@ -617,7 +624,7 @@ const EPISODES: Episode[] = [
     facts: ['CSV export times out', 'pg-query-stream'],
     q: [
       { ask: 'how did we fix the CSV export timeout?', kw: 'csv export timeout stream', style: 'lit' },
-      { ask: 'downloading all of a large tenant\'s records used to die halfway — how does it work now?', kw: 'cursor streaming download', style: 'para' },
+      { ask: 'downloading all of a large tenant\'s records used to die halfway — how does it work now?', kw: 'large export download dies', style: 'para' },
     ],
   },
   {
@@ -640,7 +647,7 @@ const EPISODES: Episode[] = [
     )],
     facts: ['script:backfill', 'tsx'],
     q: [
-      { ask: 'a dependency bump broke our maintenance scripts — what was the fix?', kw: 'scripts ESM ts-node', style: 'para' },
+      { ask: 'a dependency bump broke our maintenance scripts — what was the fix?', kw: 'maintenance scripts broke after bump', style: 'para' },
       { ask: 'ERR_REQUIRE_ESM p-retry in ts-node scripts', kw: 'ERR_REQUIRE_ESM p-retry tsx', style: 'lit' },
     ],
   },
@@ -660,7 +667,7 @@ const EPISODES: Episode[] = [
     facts: ['exchange rates', 'ECB'],
     q: [
       { ask: 'where do the exchange rates come from?', kw: 'exchange rates ECB daily', style: 'lit' },
-      { ask: 'which source did we choose for converting between monies, and how often is it refreshed?', kw: 'currency conversion feed schedule', style: 'para' },
+      { ask: 'which source did we choose for converting between monies, and how often is it refreshed?', kw: 'currency conversion source', style: 'para' },
     ],
   },
   {
@@ -679,7 +686,7 @@ const EPISODES: Episode[] = [
     facts: ['bearer tokens in our logs', 'redact'],
     q: [
       { ask: 'how do we keep auth headers out of the logs?', kw: 'pino redact authorization logs', style: 'lit' },
-      { ask: 'the security audit spotted credentials in our output — what did we change?', kw: 'secrets leaked log censor', style: 'para' },
+      { ask: 'the security audit spotted credentials in our output — what did we change?', kw: 'credentials in log output audit', style: 'para' },
     ],
   },
   {
@@ -699,9 +706,133 @@ const EPISODES: Episode[] = [
     )],
     facts: ['another company', 'tenant-scoped'],
     q: [
-      { ask: 'was there ever a case of one customer seeing another company\'s data?', kw: 'tenant isolation leak search', style: 'para' },
+      { ask: 'was there ever a case of one customer seeing another company\'s data?', kw: 'customer saw other company data', style: 'para' },
       { ask: 'searchInvoices missing tenant_id filter', kw: 'searchInvoices tenant_id', style: 'lit' },
     ],
+  },
+  {
+    id: 'ci-outdated-lockfile',
+    day: 35,
+    turns: [turn(
+      'CI is red again on main after I merged the dependabot PRs',
+      [
+        sh('gh run view --log-failed', 'install\t ERR_PNPM_OUTDATED_LOCKFILE  Cannot install with "frozen-lockfile" because pnpm-lock.yaml is not up to date with package.json\ninstall\t  Failure reason:\ninstall\t  specifiers in the lockfile ({"pino":"^9.3.2"}) don\'t match specs in package.json ({"pino":"^9.4.0"})'),
+        say('Two dependabot PRs touched package.json; resolving their merge conflict kept both package.json changes but only one lockfile, so the lockfile no longer matches the manifest.'),
+        sh('pnpm install && git add pnpm-lock.yaml && git commit -m "Sync lockfile after dependabot merges" && git push', 'Lockfile is up to date\nDone in 3.4s\n[main 9ab21cd] Sync lockfile after dependabot merges'),
+      ],
+      'Regenerated pnpm-lock.yaml and pushed; main is green.',
+    )],
+    facts: ['dependabot PRs', 'Regenerated pnpm-lock.yaml'],
+    q: [{ ask: 'why did CI fail with ERR_PNPM_OUTDATED_LOCKFILE?', kw: 'OUTDATED_LOCKFILE dependabot merge', style: 'lit' }],
+  },
+  {
+    id: 'ci-postgres-service-health',
+    day: 45,
+    turns: [turn(
+      'the integration job on CI hangs for 6 minutes and then fails with connection refused',
+      [
+        sh('gh run view --log-failed', 'integration\tError: connect ECONNREFUSED 127.0.0.1:5432\nintegration\t    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1607:16)\nintegration\t  code: \'ECONNREFUSED\''),
+        rd('.github/workflows/ci.yml', '    services:\n      postgres:\n        image: postgres:16\n        ports: ["5432:5432"]'),
+        say('The tests start before Postgres accepts connections: the service has no health check, so the job does not wait for it.'),
+        ed('.github/workflows/ci.yml', '        ports: ["5432:5432"]', '        ports: ["5432:5432"]\n        options: >-\n          --health-cmd pg_isready --health-interval 2s --health-timeout 5s --health-retries 20'),
+      ],
+      'The Postgres service in CI has a pg_isready health check, so the integration job waits for the database.',
+    )],
+    facts: ['integration job on CI hangs', 'pg_isready'],
+    q: [{ ask: 'the integration job in CI hung waiting for the database, how did we fix it?', kw: 'service container health check', style: 'para' }],
+  },
+  {
+    id: 'ci-fork-secrets',
+    day: 48,
+    turns: [turn(
+      'PRs from outside contributors always fail CI, ours pass',
+      [
+        sh('gh run view 12004418 --log-failed', 'test\tZodError: [{"code":"invalid_string","validation":"url","path":["DATABASE_URL"],"message":"Invalid url"}]'),
+        say('Pull requests from forks do not get repository secrets, so DATABASE_URL is empty and config.ts refuses to start. Tests should not need the staging database anyway: the workflow can point at its own Postgres service.'),
+        ed('.github/workflows/ci.yml', '      DATABASE_URL: ${{ secrets.DATABASE_URL }}', '      DATABASE_URL: postgres://postgres:postgres@localhost:5432/ledger_test'),
+      ],
+      'CI uses its own Postgres service URL instead of a secret, so pull requests from forks run the suite too.',
+    )],
+    facts: ['outside contributors', 'Postgres service URL'],
+    q: [{ ask: 'why did pull requests from outside people always go red?', kw: 'fork pull request secrets', style: 'para' }],
+  },
+  {
+    id: 'flaky-shared-db-state',
+    day: 51,
+    turns: [turn(
+      'routes tests pass one by one but fail when I run the whole folder',
+      [
+        sh('pnpm test src/routes', ' ❯ src/routes/customers.test.ts (7 tests | 1 failed)\n   × lists customers of the tenant\n     → expected [ …(3) ] to have a length of 2 but got 3'),
+        say('Order dependence: invoices.test.ts creates a customer and never removes it, and customers.test.ts counts customers in the same database. Each test should run inside a transaction that is rolled back.'),
+        ed('test/setup.ts', 'beforeEach(async () => {', "beforeEach(async () => {\n  await db.executeQuery(sql`BEGIN`.compile(db));\n});\nafterEach(async () => {\n  await db.executeQuery(sql`ROLLBACK`.compile(db));"),
+        sh('pnpm test src/routes', ' Test Files  6 passed (6)\n      Tests  58 passed (58)'),
+      ],
+      'Route tests each run in a rolled-back transaction, so they no longer see each other\'s rows.',
+    )],
+    facts: ['pass one by one', 'rolled-back transaction'],
+    q: [{ ask: 'tests passed alone but failed together — what was going on?', kw: 'test isolation rollback', style: 'para' }],
+  },
+  {
+    id: 'webhook-timeout-queue',
+    day: 57,
+    turns: [turn(
+      'stripe emailed that our webhook endpoint is failing and they will disable it',
+      [
+        sh('fly logs -a ledger-api | grep "POST /webhooks/stripe" | tail -3', '{"msg":"request completed","url":"/webhooks/stripe","statusCode":200,"responseTime":14210}\n{"msg":"request completed","url":"/webhooks/stripe","statusCode":200,"responseTime":12877}'),
+        say('We answer after 12–14 s because invoice.paid renders and mails the receipt PDF inside the request. Stripe gives up after 10 s and counts it as a failure. The handler must acknowledge at once and do the work in the background.'),
+        sh('pnpm add pg-boss', 'dependencies:\n+ pg-boss 10.1.3'),
+        ed('src/billing/stripe-events.ts', '  await sendReceipt(event.data.object);', "  await boss.send('send-receipt', { invoiceId: event.data.object.id });"),
+      ],
+      'The webhook acknowledges immediately; receipts are rendered and mailed by a pg-boss job.',
+    )],
+    facts: ['webhook endpoint is failing', 'pg-boss'],
+    q: [{ ask: 'why did stripe say our webhook endpoint was timing out?', kw: 'webhook endpoint timeout queue', style: 'lit' }],
+  },
+  {
+    id: 'pdf-worker-pool',
+    day: 59,
+    turns: [turn(
+      'p99 latency of the whole API jumps to 4s whenever someone downloads a PDF',
+      [
+        sh('clinic doctor -- node dist/server.js', 'Detected event loop blockage: 3.9 s in renderInvoicePdf (src/pdf/render.ts:41)'),
+        say('PDF rendering is synchronous CPU work on the main thread, so it blocks the event loop for every other request. Moving it to a worker thread pool keeps the API responsive.'),
+        sh('pnpm add piscina', 'dependencies:\n+ piscina 4.7.0'),
+        wr('src/pdf/pool.ts', "export const pdfPool = new Piscina({ filename: new URL('./render-worker.js', import.meta.url).href, maxThreads: 2 });"),
+      ],
+      'PDFs render in a piscina worker pool (2 threads); API p99 stays flat during downloads.',
+    )],
+    facts: ['p99 latency', 'piscina'],
+    q: [{ ask: 'what did we do about document rendering blocking the whole server?', kw: 'pdf blocking event loop', style: 'para' }],
+  },
+  {
+    id: 'api-key-rotation',
+    day: 61,
+    turns: [turn(
+      'partners need to rotate API keys without downtime',
+      [
+        rd('src/auth/api-keys.ts', "export async function findKey(raw: string) {\n  return db.selectFrom('api_keys').where('hash', '=', sha256(raw)).where('revoked_at', 'is', null).executeTakeFirst();\n}"),
+        say('Plan: a partner may hold two active keys; creating a new one schedules the old one to expire after a 7-day grace period instead of revoking it at once.'),
+        ed('src/auth/api-keys.ts', "where('revoked_at', 'is', null)", "where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date())]))"),
+      ],
+      'Key rotation: at most two active keys per partner; the old key expires 7 days after a new one is created.',
+    )],
+    facts: ['rotate API keys', '7 days'],
+    q: [{ ask: 'how does API key rotation work for partners?', kw: 'api key rotation grace', style: 'lit' }],
+  },
+  {
+    id: 'reminders-double-mail',
+    day: 63,
+    turns: [turn(
+      'customers got the overdue reminder email twice this morning',
+      [
+        sh('fly logs -a ledger-api | grep sendOverdueReminders', '2026-10-29T02:00:00Z app[7811] sendOverdueReminders: 412 reminders\n2026-10-29T02:00:00Z app[8102] sendOverdueReminders: 412 reminders'),
+        say('Both machines run the scheduler, so the 02:00 job ran twice. Since we scaled past one machine every cron job runs on each. A Postgres advisory lock lets exactly one instance run it.'),
+        ed('src/jobs/reminders.ts', 'export async function sendOverdueReminders(now = new Date()) {', "export async function sendOverdueReminders(now = new Date()) {\n  if (!(await tryAdvisoryLock('reminders'))) return; // another machine has it"),
+      ],
+      'The reminder job takes a Postgres advisory lock, so only one machine sends reminders.',
+    )],
+    facts: ['overdue reminder email twice', 'advisory lock'],
+    q: [{ ask: 'why did people get the same overdue email twice?', kw: 'reminder sent twice cron', style: 'para' }],
   },
 ];
 
@@ -713,6 +844,8 @@ export const LEDGER_API: ProjectHistory = {
   firstDay: '2026-08-03',
   days: 65,
   episodes: EPISODES,
-  noiseCount: 24,
+  noiseCount: 36,
   noise: noiseTemplates(VOCAB),
+  warmups: warmupTemplates(VOCAB),
+  explore: exploreSteps(VOCAB),
 };
