@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { OBS_FTS_COLS, PROMPT_FTS_COLS } from '../src/worker/store/migrations.js';
+import { INDEXED_SOURCES, indexInsertSql } from '../src/worker/store/search-layout.js';
 import { configureConnection, openStore } from '../src/worker/store/sqlite-store.js';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
 import type { MemoryStore, TranscriptCheckpoint } from '../src/worker/store/types.js';
@@ -149,7 +149,7 @@ function databaseOnly(from: string, to: string, transactions: number): number {
   };
   const sessions = rowsOf('sessions');
   db.transaction(() => sessions.rows.forEach((r) => sessions.insert.run(...r)))();
-  const tables = ['events', 'prompts', 'observations', 'summaries', 'transcript_files'].map(rowsOf);
+  const tables = ['events', 'prompts', 'observations', 'assistant_messages', 'summaries', 'transcript_files'].map(rowsOf);
   src.close();
   const t0 = performance.now();
   for (let b = 0; b < transactions; b++) {
@@ -160,8 +160,7 @@ function databaseOnly(from: string, to: string, transactions: number): number {
       }
     }).immediate();
   }
-  db.exec(`INSERT INTO observations_fts (rowid, ${OBS_FTS_COLS}) SELECT id, ${OBS_FTS_COLS} FROM observations;
-    INSERT INTO prompts_fts (rowid, ${PROMPT_FTS_COLS}) SELECT id, ${PROMPT_FTS_COLS} FROM prompts;`);
+  db.exec(INDEXED_SOURCES.map((source) => `${indexInsertSql(source, '1')};`).join('\n'));
   db.close();
   return (performance.now() - t0) / 1000;
 }

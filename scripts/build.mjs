@@ -53,6 +53,7 @@ await build({
 
 const entries = { cli: 'src/npx-cli/main.ts', worker: 'src/worker/main.ts' };
 if (existsSync('bench/main.ts')) entries.bench = 'bench/main.ts';
+if (existsSync('bench/recall/main.ts')) entries['bench-recall'] = 'bench/recall/main.ts';
 // commander is bundled: every command parses its arguments with it, and loaded from node_modules
 // (a CommonJS package behind an ESM wrapper) it alone costs about as much as node's own start-up.
 // Its require() of node built-ins needs a real require in these ESM files, hence the banner.
@@ -84,7 +85,7 @@ await build({
   plugins: [lazyChildProcess],
   banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
-for (const name of ['worker', 'bench']) {
+for (const name of ['worker', 'bench', 'bench-recall']) {
   if (entries[name]) writeFileSync(`dist/${name}.js`, `// Starts dist/${name}.mjs (see scripts/build.mjs).\nimport('./${name}.mjs');\n`);
 }
 

@@ -20,27 +20,58 @@ function clampBudget(v: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.min(Math.round(n), 60_000) : undefined;
 }
 
-/** CLAUDE_MEM_CONTEXT_BUDGET_MS, else settings.json `contextBudgetMs`, else 1500 ms. */
-export function contextBudgetMs(env: Env, paths: DataPaths): number {
-  const fromEnv = clampBudget(env.CLAUDE_MEM_CONTEXT_BUDGET_MS);
-  if (fromEnv !== undefined) return fromEnv;
+function clampTokens(v: unknown): number | undefined {
+  const n = typeof v === 'string' && v.trim() ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 100 ? Math.min(Math.round(n), 20_000) : undefined;
+}
+
+function readSettings(paths: DataPaths): { contextBudgetMs?: unknown; contextMaxTokens?: unknown } {
   try {
-    const settings = JSON.parse(readFileSync(paths.settings, 'utf8')) as { contextBudgetMs?: unknown };
-    return clampBudget(settings?.contextBudgetMs) ?? DEFAULT_CONTEXT_BUDGET_MS;
+    return (JSON.parse(readFileSync(paths.settings, 'utf8')) as Record<string, unknown>) ?? {};
   } catch {
-    return DEFAULT_CONTEXT_BUDGET_MS;
+    return {};
   }
+}
+
+export interface ContextLimits {
+  /** CLAUDE_MEM_CONTEXT_BUDGET_MS, else settings.json `contextBudgetMs`, else 1500 ms. */
+  budgetMs: number;
+  /** CLAUDE_MEM_CONTEXT_TOKENS, else settings.json `contextMaxTokens`, else the worker's default (1500). */
+  maxTokens?: number;
+}
+
+/** The time and token budgets of a context injection (settings.json is read only when the env does not say both). */
+export function contextLimits(env: Env, paths: DataPaths): ContextLimits {
+  const budgetEnv = clampBudget(env.CLAUDE_MEM_CONTEXT_BUDGET_MS);
+  const tokensEnv = clampTokens(env.CLAUDE_MEM_CONTEXT_TOKENS);
+  if (budgetEnv !== undefined && tokensEnv !== undefined) return { budgetMs: budgetEnv, maxTokens: tokensEnv };
+  const s = readSettings(paths);
+  return {
+    budgetMs: budgetEnv ?? clampBudget(s.contextBudgetMs) ?? DEFAULT_CONTEXT_BUDGET_MS,
+    maxTokens: tokensEnv ?? clampTokens(s.contextMaxTokens),
+  };
+}
+
+export function contextBudgetMs(env: Env, paths: DataPaths): number {
+  return contextLimits(env, paths).budgetMs;
 }
 
 export interface ContextRequest {
   cwd: string;
   host: string;
   sessionId?: string;
+  /** 'session' at a session start, 'prompt' when a prompt was submitted (with its text, after privacy). */
+  mode?: 'session' | 'prompt';
+  prompt?: string;
+  maxTokens?: number;
   /** Absolute deadline in milliseconds since process start (see sinceStartMs). */
   deadline: number;
   /** The host reads memory once per session: the worker answers '' after the first time. */
   once?: boolean;
 }
+
+/** The prompt as sent to the worker: what a search needs, not the whole paste. */
+const MAX_PROMPT_CHARS = 2000;
 
 /**
  * Milliseconds since the process started (the clock of `deadline`). process.uptime() rather than
@@ -73,6 +104,9 @@ export async function fetchContext(req: ContextRequest, link: WorkerLink, log: H
     const q = new URLSearchParams({ cwd: req.cwd, host: req.host });
     if (req.sessionId) q.set('session', req.sessionId);
     if (req.once) q.set('once', '1');
+    if (req.mode) q.set('mode', req.mode);
+    if (req.prompt) q.set('prompt', req.prompt.slice(0, MAX_PROMPT_CHARS));
+    if (req.maxTokens) q.set('maxTokens', String(req.maxTokens));
     const res = await liteRequest({ port: endpoint.port, token: endpoint.token, method: 'GET', path: `/api/context?${q}`, timeoutMs });
     if (res.status < 200 || res.status >= 300) {
       log.detail(`context: worker answered ${res.status}`);

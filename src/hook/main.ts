@@ -9,7 +9,7 @@ import { resolveHostId, type HookHostId } from '../shared/hosts.js';
 import { dataDir, dataPaths, type DataPaths } from '../shared/paths.js';
 import { sanitizeEvent } from '../shared/privacy.js';
 import { getAdapter } from './adapters/index.js';
-import { contextBudgetMs, fetchContext, sinceStartMs } from './context.js';
+import { contextLimits, fetchContext, sinceStartMs } from './context.js';
 import { createHookLog, errorText, type HookLog } from './debug-log.js';
 import { deliver } from './deliver.js';
 import { createWorkerLink } from './link.js';
@@ -56,6 +56,19 @@ function sanitizeAll(events: CaptureEvent[], log: HookLog): CaptureEvent[] {
   return out;
 }
 
+/**
+ * Prompt-time memory is chosen by the prompt's text, only as privacy left it (a dropped event
+ * sends none). A host whose prompt another event stores (Kimi Code) still names the text.
+ */
+function contextMode(result: AdapterResult, events: CaptureEvent[], target: { host: CaptureEvent['host']; sessionId: string; cwd: string }, log: HookLog): { mode: 'session' | 'prompt'; prompt?: string } {
+  const stored = events.find((e) => e.kind === 'prompt' && !e.privateTurn)?.prompt;
+  if (stored !== undefined || result.events.some((e) => e.kind === 'prompt')) return { mode: 'prompt', prompt: stored };
+  if (result.contextPrompt === undefined) return { mode: 'session' };
+  const probe = { ...target, source: 'hook', kind: 'prompt', prompt: result.contextPrompt, at: new Date().toISOString() } as CaptureEvent;
+  const clean = sanitizeAll([probe], log)[0];
+  return { mode: 'prompt', prompt: clean && !clean.privateTurn ? clean.prompt : undefined };
+}
+
 function writeStdout(text: string): Promise<void> {
   if (!text) return Promise.resolve();
   return new Promise((resolve) => {
@@ -95,9 +108,12 @@ async function handle(run: Run, paths: DataPaths): Promise<string> {
   let context: Promise<string> = Promise.resolve('');
   const target = result.session ?? events[0] ?? result.events[0];
   if (result.wantsContext && !dropReason && target) {
-    const deadline = contextBudgetMs(env, paths);
+    const { budgetMs: deadline, maxTokens } = contextLimits(env, paths);
     armWatchdog(Math.max(deadline, STDIN_DEADLINE_MS + 2 * CAPTURE_TIMEOUT_MS) + HARD_LIMIT_SLACK_MS, run);
-    context = fetchContext({ cwd: target.cwd, host: target.host, sessionId: target.sessionId, deadline, once: result.contextOnce }, link, log);
+    const { mode, prompt } = contextMode(result, events, target, log);
+    context = fetchContext({
+      cwd: target.cwd, host: target.host, sessionId: target.sessionId, mode, prompt, maxTokens, deadline, once: result.contextOnce,
+    }, link, log);
   }
   const [outcome, text] = await Promise.all([capture, context]);
   inFlight = undefined;

@@ -35,6 +35,8 @@ export interface AdapterResult {
   session?: { host: HostId; sessionId: string; cwd: string };
   /** The host reads memory only once per session on this event (Grok's PostToolUse). */
   contextOnce?: boolean;
+  /** The submitted prompt's text when this event asks for context but stores no prompt (Kimi Code). */
+  contextPrompt?: string;
 }
 
 export interface HookAdapter {

@@ -5,7 +5,7 @@
  */
 import type { DataPaths } from '../shared/paths.js';
 import type {
-  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchHit, SearchQuery, TimelineItem, TimelineQuery,
+  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
 } from '../worker/store/types.js';
 import { debug } from './log.js';
 import { WorkerUnavailableError, type Answer, type MemoryReader } from './reader.js';
@@ -42,7 +42,7 @@ export class FallbackReader implements MemoryReader {
     return viaDb();
   }
 
-  search(q: SearchQuery): Promise<Answer<SearchHit[]>> {
+  search(q: SearchQuery): Promise<Answer<SearchAnswer>> {
     return this.run('search', () => this.worker.search(q), () => this.direct.search(q));
   }
 

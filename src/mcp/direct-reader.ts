@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { DataPaths } from '../shared/paths.js';
 import type {
-  ContextQuery, ContextResult, MemoryStore, Observation, SaveMemoryInput, SearchHit, SearchQuery, TimelineItem, TimelineQuery,
+  ContextQuery, ContextResult, MemoryStore, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
 } from '../worker/store/types.js';
 import type { Answer, MemoryReader } from './reader.js';
 
@@ -28,8 +28,8 @@ export class DirectReader implements MemoryReader {
     }
   }
 
-  search(q: SearchQuery): Promise<Answer<SearchHit[]>> {
-    return this.with(true, (s) => s.search(q), () => []);
+  search(q: SearchQuery): Promise<Answer<SearchAnswer>> {
+    return this.with(true, (s) => s.search(q), (): SearchAnswer => ({ results: [], project: q.project ?? null, widened: false }));
   }
 
   timeline(q: TimelineQuery): Promise<Answer<TimelineItem[]>> {
@@ -45,7 +45,7 @@ export class DirectReader implements MemoryReader {
   }
 
   context(q: ContextQuery): Promise<Answer<ContextResult>> {
-    return this.with(true, (s) => s.context(q), () => ({
+    return this.with(true, (s) => s.context(q), (): ContextResult => ({
       project: q.project ?? this.currentProject(), text: '', observationIds: [], summaryId: null, approxTokens: 0,
     }));
   }

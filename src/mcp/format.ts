@@ -1,6 +1,6 @@
 /** Store rows → the tools' structured shapes and their compact text, ids always visible. */
-import type { ContextResult, Observation, SearchHit, TimelineItem } from '../worker/store/types.js';
-import type { ObservationOut, SearchResultOut, TimelineItemOut } from './schemas.js';
+import type { ContextResult, Observation, SearchAnswer, SearchEvidence, SearchResult, TimelineItem } from '../worker/store/types.js';
+import type { EvidenceOut, ObservationOut, SearchResultOut, TimelineItemOut } from './schemas.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : []);
@@ -16,33 +16,82 @@ function oneLine(text: string, max: number): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-/** Prompts and summaries have their own id spaces: label them so no one passes them as observation ids. */
+/** What mem_search tells a model (the MCP server and the native plugins say the same). */
+export const SEARCH_DESCRIPTION =
+  'Search the memory shared by every coding agent on this machine: what earlier sessions were asked, what they found and decided, '
+  + 'the commands they ran and the files they read and changed. Use it before starting work to learn how something was done before, '
+  + 'why a decision was made or what failed last time. Search with a few distinctive words (names, errors, files, tools), not a whole '
+  + 'sentence; if nothing fits, try other words. Returns sessions, best first, each with what was asked, how it ended and the matching '
+  + 'observations as evidence, in the current project unless "project" says otherwise. Then: mem_timeline {anchor: id} for what '
+  + 'happened around an observation, mem_get_observations {ids} for the full details of only the ones that matter.';
+
+/** Prompts, replies and summaries have their own id spaces: label them so no one passes them as observation ids. */
 function ref(kind: string, id: number): string {
-  return kind === 'observation' ? `#${id}` : `${kind} #${id}`;
+  return kind === 'observation' ? `#${id}` : `${kind === 'assistant' ? 'reply' : kind} #${id}`;
 }
 
-export function toSearchResult(h: SearchHit): SearchResultOut {
-  const kind = h.kind === 'prompt' || h.kind === 'summary' ? h.kind : 'observation';
+const EVIDENCE_KINDS = ['observation', 'prompt', 'assistant', 'summary'] as const;
+
+function toEvidence(e: SearchEvidence): EvidenceOut {
+  const kind = (EVIDENCE_KINDS as readonly string[]).includes(e.kind) ? e.kind : 'observation';
   return {
-    kind, id: Number(h.id), title: str(h.title), snippet: str(h.snippet), type: str(h.type) || kind,
-    host: str(h.host), project: str(h.project), session: str(h.hostSessionId), createdAt: str(h.createdAt),
+    kind, id: Number(e.id), type: str(e.type) || kind, title: str(e.title), snippet: str(e.snippet),
+    promptNumber: num(e.promptNumber), files: strs(e.files), createdAt: str(e.createdAt),
   };
 }
 
-export function searchText(results: SearchResultOut[], query: string, project: string | undefined, offset: number): string {
-  const where = project ? `project ${project}` : 'all projects';
-  const what = query.trim() ? `"${query.trim()}"` : 'recent items';
-  if (!results.length) return `No matches for ${what} in ${where}.${project ? ' Try project "*" to search every project.' : ''}`;
-  const lines = [`${results.length} result(s) for ${what} in ${where}${offset ? ` (from ${offset})` : ''}, best first:`];
-  for (const r of results) {
-    const type = r.kind === 'observation' ? ` [${r.type}]` : '';
-    lines.push(`${ref(r.kind, r.id)}${type} ${shortTime(r.createdAt)} ${r.host}${project ? '' : ` · ${r.project}`} — ${oneLine(r.title, 160)}`);
-    const snippet = oneLine(r.snippet, 240);
-    if (snippet && snippet !== oneLine(r.title, 240)) lines.push(`    ${snippet}`);
+export function toSearchResult(r: SearchResult): SearchResultOut {
+  return {
+    session: str(r.hostSessionId), sessionId: Number(r.sessionId), host: str(r.host), project: str(r.project),
+    startedAt: str(r.startedAt), endedAt: r.endedAt ? str(r.endedAt) : null, summaryId: num(r.summaryId),
+    request: str(r.request), outcome: str(r.outcome), files: strs(r.files), createdAt: str(r.createdAt),
+    turns: (Array.isArray(r.turns) ? r.turns : []).map((t) => ({
+      promptNumber: num(t.promptNumber), promptId: num(t.promptId), request: str(t.request), outcome: str(t.outcome),
+      outcomeId: num(t.outcomeId), evidence: (Array.isArray(t.evidence) ? t.evidence : []).map(toEvidence),
+    })),
+  };
+}
+
+export function toSearchResults(a: SearchAnswer | undefined): { results: SearchResultOut[]; widened: boolean } {
+  return { results: (Array.isArray(a?.results) ? a.results : []).map(toSearchResult), widened: a?.widened === true };
+}
+
+function evidenceLine(e: EvidenceOut): string {
+  const type = e.kind === 'observation' ? ` [${e.type}]` : '';
+  const title = oneLine(e.title, 120);
+  const snippet = oneLine(e.snippet, 200);
+  const tail = snippet && snippet.replace(/\*\*/g, '') !== title ? ` — ${snippet}` : '';
+  return `   ${ref(e.kind, e.id)}${type} ${e.kind === 'observation' ? title : ''}${tail}`.replace(/\s+—/, ' —');
+}
+
+function resultLines(r: SearchResultOut, i: number, showProject: boolean): string[] {
+  const lines = [`${i + 1}. session ${r.session} · ${r.host} · ${shortTime(r.startedAt)}${showProject ? ` · ${r.project}` : ''}${r.summaryId ? ` · summary #${r.summaryId}` : ''}`];
+  if (r.request) lines.push(`   Asked: ${oneLine(r.request, 200)}`);
+  if (r.outcome) lines.push(`   Outcome: ${oneLine(r.outcome, 240)}`);
+  for (const t of r.turns) {
+    if (t.promptNumber !== null && t.request && oneLine(t.request, 200) !== oneLine(r.request, 200)) {
+      lines.push(`   Turn ${t.promptNumber}: ${oneLine(t.request, 160)}`);
+    }
+    for (const e of t.evidence) if (!(e.kind === 'prompt' && e.id === t.promptId) && e.kind !== 'summary') lines.push(evidenceLine(e));
   }
-  const obs = results.filter((r) => r.kind === 'observation').map((r) => r.id);
+  if (r.files.length) lines.push(`   Files: ${r.files.slice(0, 6).join(', ')}`);
+  return lines;
+}
+
+export function searchText(results: SearchResultOut[], query: string, project: string | undefined, offset: number, widened = false): string {
+  const where = widened ? `all projects (nothing in ${project})` : project ? `project ${project}` : 'all projects';
+  const what = query.trim() ? `"${query.trim()}"` : 'recent sessions';
+  if (!results.length) {
+    return `No matches for ${what} in ${where}.${project && !widened ? ' Try project "*" to search every project, or fewer, more distinctive words.' : ' Try fewer, more distinctive words.'}`;
+  }
+  const lines = [`${results.length} session(s) for ${what} in ${where}${offset ? ` (from ${offset})` : ''}, best first:`];
+  results.forEach((r, i) => lines.push('', ...resultLines(r, i + offset, !project || widened)));
+  const obs = results.flatMap((r) => r.turns.flatMap((t) => t.evidence.filter((e) => e.kind === 'observation').map((e) => e.id)));
+  lines.push('');
   if (obs.length) {
-    lines.push('', `Next: mem_timeline {"anchor": ${obs[0]}} for what happened around a result; mem_get_observations {"ids": [${obs.slice(0, 5).join(', ')}]} for full details.`);
+    lines.push(`Next: mem_timeline {"anchor": ${obs[0]}} for what happened around a result; mem_get_observations {"ids": [${obs.slice(0, 5).join(', ')}]} for full details.`);
+  } else {
+    lines.push(`Next: mem_timeline {"session": "${results[0].session}"} for what happened in a session.`);
   }
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@
  * HTTP API (the normal path) and straight from the database file (worker down or slow).
  */
 import type {
-  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchHit, SearchQuery, TimelineItem, TimelineQuery,
+  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
 } from '../worker/store/types.js';
 
 /** Which path answered: shown in structured results so callers and tests can tell. */
@@ -15,7 +15,7 @@ export interface Answer<T> {
 }
 
 export interface MemoryReader {
-  search(query: SearchQuery): Promise<Answer<SearchHit[]>>;
+  search(query: SearchQuery): Promise<Answer<SearchAnswer>>;
   timeline(query: TimelineQuery): Promise<Answer<TimelineItem[]>>;
   getObservations(ids: number[]): Promise<Answer<Observation[]>>;
   save(input: SaveMemoryInput): Promise<Answer<Observation>>;

@@ -8,7 +8,7 @@ type Unlisted = Exclude<ObservationType, (typeof OBSERVATION_TYPES)[number]>;
 const everyTypeListed: [Unlisted] extends [never] ? true : never = true;
 void everyTypeListed;
 
-export const SEARCH_TYPES = [...OBSERVATION_TYPES, 'prompt', 'summary'] as const;
+export const SEARCH_TYPES = [...OBSERVATION_TYPES, 'prompt', 'assistant', 'summary'] as const;
 
 const host = z.string().min(1).max(40)
   .describe('Only this host (claude-code, codex, cursor, windsurf, gemini, ... ; aliases such as "claude" or "codex-cli" work).');
@@ -17,17 +17,21 @@ const until = z.string().max(40).describe('Only items at or before this time: IS
 
 export const searchInput = {
   query: z.string().max(1000)
-    .describe('Words to look for (all words are matched, ranked by relevance; "refact*" matches prefixes). Empty string = most recent items.'),
+    .describe('A few distinctive words: names, errors, files, tools ("arm64 runner build", "parseConfig", "src/config/loader.ts"). '
+      + 'Ranked by relevance; not every word must match; stems match ("failing" finds "failed"); "quoted phrase" must occur; '
+      + '"refact*" matches prefixes. Empty string = the most recent sessions.'),
   project: z.string().max(500).optional()
-    .describe('Omitted or "*" = all projects (default). "." = the current project. Otherwise a project id as shown in results.'),
+    .describe('Omitted or "." = the current project (when it has no match, every project is searched and the answer says so). '
+      + '"*" = all projects. Otherwise a project id as shown in results.'),
   host: host.optional(),
   type: z.enum(SEARCH_TYPES).optional()
-    .describe('Only this kind: command, read, edit, search, web, mcp, agent, tool, memory (saved with mem_save), note, prompt (what the user asked) or summary (a session summary).'),
+    .describe('Only this kind: command, read, edit, search, web, mcp, agent, tool, memory (saved with mem_save), note, prompt (what the user asked), '
+      + 'assistant (what the agent replied) or summary (a session summary).'),
   since: since.optional(),
   until: until.optional(),
   file: z.string().max(1000).optional().describe('Only items that read or modified this file (absolute path or a suffix such as "src/app.ts").'),
-  limit: z.number().int().min(1).max(100).optional().describe('How many results (1-100, default 20).'),
-  offset: z.number().int().min(0).max(10_000).optional().describe('Skip this many results, to page through (default 0).'),
+  limit: z.number().int().min(1).max(50).optional().describe('How many sessions (1-50, default 8).'),
+  offset: z.number().int().min(0).max(10_000).optional().describe('Skip this many sessions, to page through (default 0).'),
 };
 
 export const timelineInput = {
@@ -68,21 +72,45 @@ export const contextInput = {
 
 // Outputs: our own shapes, filled from either access path, so both validate the same way.
 
-const searchResult = z.object({
-  kind: z.enum(['observation', 'prompt', 'summary']),
-  id: z.number(),
+const evidence = z.object({
+  kind: z.enum(['observation', 'prompt', 'assistant', 'summary']),
+  id: z.number().describe('Id within its kind: observation ids go to mem_get_observations and mem_timeline.'),
+  type: z.string(),
   title: z.string(),
   snippet: z.string(),
-  type: z.string(),
+  promptNumber: z.number().nullable(),
+  files: z.array(z.string()),
+  createdAt: z.string(),
+});
+
+const searchTurn = z.object({
+  promptNumber: z.number().nullable().describe('The turn within its session; null for rows of the whole session (its summary).'),
+  promptId: z.number().nullable(),
+  request: z.string().describe('What the user asked in this turn.'),
+  outcome: z.string().describe('The last reply of the turn.'),
+  outcomeId: z.number().nullable(),
+  evidence: z.array(evidence).describe('The rows that matched, best first.'),
+});
+
+const searchResult = z.object({
+  session: z.string().describe("The host's session id (mem_timeline {session})."),
+  sessionId: z.number(),
   host: z.string(),
   project: z.string(),
-  session: z.string(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  summaryId: z.number().nullable(),
+  request: z.string().describe('What the session was asked.'),
+  outcome: z.string().describe('How it ended.'),
+  files: z.array(z.string()),
   createdAt: z.string(),
+  turns: z.array(searchTurn),
 });
 
 export const searchOutput = {
   via: z.enum(['worker', 'database']),
   project: z.string().nullable().describe('The project searched, null = all projects.'),
+  widened: z.boolean().describe('True when the current project had no match and every project was searched.'),
   results: z.array(searchResult),
 };
 
@@ -142,4 +170,5 @@ export const contextOutput = {
 
 export type ObservationOut = z.infer<typeof observation>;
 export type SearchResultOut = z.infer<typeof searchResult>;
+export type EvidenceOut = z.infer<typeof evidence>;
 export type TimelineItemOut = z.infer<typeof timelineItem>;

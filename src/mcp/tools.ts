@@ -3,9 +3,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HostId } from '../shared/hosts.js';
-import { ToolInputError, resolveHostArg, resolveProjectArg, resolveTimeArg } from './args.js';
+import { CURRENT_PROJECT, ToolInputError, resolveHostArg, resolveProjectArg, resolveTimeArg } from './args.js';
 import {
-  contextText, observationText, observationsText, searchText, timelineText, toObservation, toSearchResult, toTimelineItem,
+  contextText, observationText, observationsText, SEARCH_DESCRIPTION, searchText, timelineText, toObservation, toSearchResults, toTimelineItem,
 } from './format.js';
 import { debug } from './log.js';
 import { RequestRejectedError, type MemoryReader } from './reader.js';
@@ -53,25 +53,21 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
 
   server.registerTool('mem_search', {
     title: 'Search memory',
-    description:
-      'Search the memory shared by every coding agent on this machine (Claude Code, Codex, Cursor, ...): commands run, files read and edited, '
-      + 'user prompts, session summaries and notes saved with mem_save. Use it before starting work to learn how something was done before, '
-      + 'why a decision was made or what failed last time. Searches ALL projects unless "project" is given ("." = the current project). '
-      + 'Returns compact hits with ids. Work in 3 steps to save tokens: 1) mem_search to find ids, 2) mem_timeline {anchor: id} to see what '
-      + 'happened around a hit, 3) mem_get_observations {ids} for full details of only the ones that matter.',
+    description: SEARCH_DESCRIPTION,
     inputSchema: searchInput,
     outputSchema: searchOutput,
     annotations: READ_ONLY,
   }, (args) => guarded('mem_search', async () => {
-    const project = resolveProjectArg(args.project, await currentProject(), 'all');
+    const project = resolveProjectArg(args.project, await currentProject(), 'current');
     const offset = args.offset ?? 0;
     const { value, via } = await reader.search({
-      query: args.query, project, host: resolveHostArg(args.host), type: args.type,
+      query: args.query, project, widen: !args.project?.trim() || CURRENT_PROJECT.includes(args.project.trim().toLowerCase()),
+      host: resolveHostArg(args.host), type: args.type,
       since: resolveTimeArg('since', args.since), until: resolveTimeArg('until', args.until),
-      file: args.file || undefined, limit: args.limit ?? 20, offset,
+      file: args.file || undefined, limit: args.limit ?? 8, offset,
     });
-    const results = value.map(toSearchResult);
-    return ok(searchText(results, args.query, project, offset), { via, project: project ?? null, results });
+    const { results, widened } = toSearchResults(value);
+    return ok(searchText(results, args.query, project, offset, widened), { via, project: widened ? null : project ?? null, widened, results });
   }));
 
   server.registerTool('mem_timeline', {

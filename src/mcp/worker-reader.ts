@@ -2,8 +2,9 @@
 import { workerEndpoint, workerRequest } from '../shared/worker-client.js';
 import type { DataPaths } from '../shared/paths.js';
 import type {
-  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchHit, SearchQuery, TimelineItem, TimelineQuery,
+  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
 } from '../worker/store/types.js';
+import { searchParams } from '../shared/search-params.js';
 import { RequestRejectedError, WorkerUnavailableError, type Answer, type MemoryReader } from './reader.js';
 
 type Params = Record<string, string | number | undefined>;
@@ -51,12 +52,9 @@ export class WorkerReader implements MemoryReader {
     return this.call<T>('GET', path + queryString(params));
   }
 
-  async search(q: SearchQuery): Promise<Answer<SearchHit[]>> {
-    const body = await this.get<{ results: SearchHit[] }>('/api/search', {
-      q: q.query, project: q.project, host: q.host, type: q.type, since: q.since, until: q.until,
-      file: q.file, limit: q.limit, offset: q.offset,
-    });
-    return { value: body?.results ?? [], via: 'worker' };
+  async search(q: SearchQuery): Promise<Answer<SearchAnswer>> {
+    const body = await this.get<SearchAnswer>('/api/search', searchParams(q));
+    return { value: { results: body?.results ?? [], project: body?.project ?? null, widened: body?.widened === true }, via: 'worker' };
   }
 
   async timeline(q: TimelineQuery): Promise<Answer<TimelineItem[]>> {

@@ -19,6 +19,8 @@ export const SettingsSchema = z.looseObject({
   port: z.number().int().min(1024).max(65535).optional(),
   /** Hard budget of a context hook (session start, prompt submit). */
   contextBudgetMs: z.number().int().min(50).max(60_000).default(1500),
+  /** Token budget of one context injection (session start; a prompt's takes a third of it). */
+  contextMaxTokens: z.number().int().min(100).max(20_000).default(1500),
   logLevel: z.enum(LOG_LEVELS).default('info'),
   /** Body limit of every route but /api/events. */
   maxBodyBytes: z.number().int().min(1024).max(256 * MIB).default(1 * MIB),

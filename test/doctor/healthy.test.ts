@@ -52,7 +52,7 @@ describe('doctor after a full install', () => {
     const store = openStore(`${h.dataDir}/claude-mem.db`, { readonly: true });
     try {
       const hits = store.search({ query: 'claude-mem doctor probe', limit: 50 });
-      expect(hits.filter((x) => x.hostSessionId.startsWith('claude-mem-doctor-probe-'))).toEqual([]);
+      expect(hits.results.filter((x) => x.hostSessionId.startsWith('claude-mem-doctor-probe-'))).toEqual([]);
       expect(store.stats().sessions).toBe(0);
     } finally {
       store.close();

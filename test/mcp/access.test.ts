@@ -88,7 +88,7 @@ describe('WorkerReader', () => {
       return [404, { error: { code: 'not_found', message: 'no route' } }];
     });
     const w = new WorkerReader(paths);
-    expect((await w.search({ query: 'a b', project: 'p', limit: 3 })).value).toEqual([{ id: 1 }]);
+    expect((await w.search({ query: 'a b', project: 'p', limit: 3 })).value).toEqual({ results: [{ id: 1 }], project: null, widened: false });
     expect((await w.timeline({ anchorId: 9, before: 2 })).value).toEqual([{ id: 2 }]);
     expect((await w.getObservations([3])).value).toEqual([{ id: 3 }]);
     expect((await w.save({ text: 'm' })).value).toEqual({ id: 4 });

@@ -11,7 +11,7 @@ describe('DirectReader', () => {
   it('answers empty, without creating a database, when none exists yet', async () => {
     const paths = dataPaths(tempDir('data'));
     const r = new DirectReader(paths, () => 'proj');
-    expect((await r.search({ query: 'x' })).value).toEqual([]);
+    expect((await r.search({ query: 'x' })).value).toEqual({ results: [], project: null, widened: false });
     expect((await r.timeline({})).value).toEqual([]);
     expect((await r.getObservations([1])).value).toEqual([]);
     expect((await r.context({})).value).toMatchObject({ project: 'proj', text: '', observationIds: [] });
@@ -23,7 +23,7 @@ describe('DirectReader', () => {
     const project = tempDir('proj');
     seed(paths.root, project);
     const r = new DirectReader(paths, () => projectFor(project));
-    const hits = (await r.search({ query: 'xylophone' })).value;
+    const hits = (await r.search({ query: 'xylophone' })).value.results.flatMap((x) => x.turns.flatMap((t) => t.evidence));
     expect(hits.length).toBeGreaterThan(0);
     const saved = await r.save({ text: 'okapi builds need --no-cache', project: projectFor(project), cwd: project });
     expect(saved.via).toBe('database');

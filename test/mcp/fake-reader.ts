@@ -1,7 +1,7 @@
 // A scripted MemoryReader for tool tests: records the queries it gets and answers canned rows.
 import type { Answer, MemoryReader } from '../../src/mcp/reader.js';
 import type {
-  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchHit, SearchQuery, TimelineItem, TimelineQuery,
+  ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchEvidence, SearchQuery, TimelineItem, TimelineQuery,
 } from '../../src/worker/store/types.js';
 
 export function observation(id: number, over: Partial<Observation> = {}): Observation {
@@ -24,14 +24,22 @@ export class FakeReader implements MemoryReader {
     return Promise.resolve({ value, via: 'database' });
   }
 
-  search(q: SearchQuery): Promise<Answer<SearchHit[]>> {
-    const hits: SearchHit[] = [...this.store.values()].map((o) => ({
-      kind: 'observation', id: o.id, title: o.title, snippet: o.narrative, host: o.host, project: o.project,
-      hostSessionId: o.hostSessionId, type: o.type, createdAt: o.createdAt, score: -1,
+  search(q: SearchQuery): Promise<Answer<SearchAnswer>> {
+    const evidence: SearchEvidence[] = [...this.store.values()].map((o) => ({
+      kind: 'observation', id: o.id, title: o.title, snippet: o.narrative, type: o.type, promptNumber: 1,
+      files: o.filesModified, createdAt: o.createdAt,
     }));
-    hits.push({ kind: 'prompt', id: 7, title: 'fix the parser', snippet: 'fix the parser', host: 'codex', project: 'proj',
-      hostSessionId: 'sess-2', type: 'prompt', createdAt: '2025-03-01T09:00:00.000Z', score: -0.5 });
-    return this.answer('search', q, hits);
+    const session = (id: number, hostSessionId: string, host: 'claude-code' | 'codex', request: string, ev: SearchEvidence[], promptId = id * 10) => ({
+      sessionId: id, hostSessionId, host, project: 'proj', startedAt: '2025-03-01T10:00:00.000Z', endedAt: null, summaryId: null,
+      request, outcome: 'vitest passes', files: [], createdAt: '2025-03-01T10:00:00.000Z', score: 1,
+      turns: [{ promptNumber: 1, promptId, request, outcome: 'vitest passes', outcomeId: null, evidence: ev }],
+    });
+    const results = [
+      session(1, 'sess-1', 'claude-code', 'run the tests', evidence),
+      session(2, 'sess-2', 'codex', 'fix the parser', [{ kind: 'prompt', id: 7, title: 'fix the parser', snippet: 'fix the **parser**', type: 'prompt',
+        promptNumber: 1, files: [], createdAt: '2025-03-01T09:00:00.000Z' }], 7),
+    ];
+    return this.answer('search', q, { results, project: q.project ?? null, widened: false });
   }
 
   timeline(q: TimelineQuery): Promise<Answer<TimelineItem[]>> {

@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST_BIN, tempDir, tempHome } from '../helpers/temp.js';
 import { callTool, cli, connectMcp, seed, SESSION, textOf, type McpSession } from './stdio-helpers.js';
 
-type Hit = { kind: string; id: number; title: string; session: string };
+type Hit = { kind: string; id: number; title: string };
+type Found = { via: string; results: { session: string; turns: { evidence: Hit[] }[] }[] };
+/** Every evidence row of a mem_search answer. */
+const hitsOf = (structured: unknown): Hit[] => (structured as Found).results.flatMap((r) => r.turns.flatMap((t) => t.evidence));
 
 describe('claude-mem mcp, worker down', () => {
   const { env, dataDir } = tempHome();
@@ -35,11 +38,11 @@ describe('claude-mem mcp, worker down', () => {
   it('search finds the seeded tool use by a word, from the database, and kicks the worker', async () => {
     const r = await callTool(mcp.client, 'mem_search', { query: 'xylophone' });
     expect(r.isError).toBeFalsy();
-    const s = r.structuredContent as { via: string; results: Hit[] };
+    const s = { via: (r.structuredContent as Found).via, results: hitsOf(r.structuredContent) };
     expect(s.via).toBe('database');
     const hit = s.results.find((h) => h.kind === 'observation');
     expect(hit, textOf(r)).toBeDefined();
-    expect(hit!.session).toBe(SESSION);
+    expect((r.structuredContent as Found).results[0].session).toBe(SESSION);
     expect(textOf(r)).toContain(`#${hit!.id}`);
     for (let i = 0; i < 50 && !existsSync(join(dataDir, 'kicked')); i++) await new Promise((res) => setTimeout(res, 100));
     expect(existsSync(join(dataDir, 'kicked'))).toBe(true);
@@ -48,7 +51,7 @@ describe('claude-mem mcp, worker down', () => {
 
   it('timeline around a hit, then full details with get_observations', async () => {
     const search = await callTool(mcp.client, 'mem_search', { query: 'quokka', type: 'edit' });
-    const hit = (search.structuredContent as { results: Hit[] }).results[0];
+    const hit = hitsOf(search.structuredContent)[0];
     expect(hit, textOf(search)).toBeDefined();
 
     const tl = await callTool(mcp.client, 'mem_timeline', { anchor: hit.id, before: 5, after: 5 });
@@ -72,7 +75,7 @@ describe('claude-mem mcp, worker down', () => {
     const obs = (saved.structuredContent as { via: string; observation: { id: number; type: string } });
     expect(obs.via).toBe('database');
     const r = await callTool(mcp.client, 'mem_search', { query: 'marmoset', project: '.' });
-    expect((r.structuredContent as { results: Hit[] }).results.map((h) => h.id)).toContain(obs.observation.id);
+    expect(hitsOf(r.structuredContent).map((h) => h.id)).toContain(obs.observation.id);
   });
 
   it('mem_context returns the project digest as text', async () => {
@@ -111,7 +114,7 @@ describe('claude-mem mcp, worker up', () => {
   it('reads and saves through the worker', async () => {
     expect(JSON.parse(readFileSync(join(dataDir, 'worker.json'), 'utf8')).port).toBeGreaterThan(0);
     const r = await callTool(mcp!.client, 'mem_search', { query: 'xylophone' });
-    const s = r.structuredContent as { via: string; results: Hit[] };
+    const s = { via: (r.structuredContent as Found).via, results: hitsOf(r.structuredContent) };
     expect(s.via).toBe('worker');
     expect(s.results.some((h) => h.kind === 'observation')).toBe(true);
 
@@ -121,7 +124,7 @@ describe('claude-mem mcp, worker up', () => {
     expect(obs.observation.title).toBe('Release day');
 
     const found = await callTool(mcp!.client, 'mem_search', { query: 'pangolin' });
-    expect((found.structuredContent as { results: Hit[] }).results.map((h) => h.id)).toContain(obs.observation.id);
+    expect(hitsOf(found.structuredContent).map((h) => h.id)).toContain(obs.observation.id);
 
     const got = await callTool(mcp!.client, 'mem_get_observations', { ids: [obs.observation.id] });
     expect((got.structuredContent as { via: string }).via).toBe('worker');

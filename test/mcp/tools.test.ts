@@ -48,22 +48,26 @@ describe('mcp tools', () => {
     expect(tools.find((t) => t.name === 'mem_get_observations')!.inputSchema.required).toEqual(['ids']);
   });
 
-  it('mem_search: all projects by default, "." = the current one, filters resolved', async () => {
+  it('mem_search: the current project by default (widened when empty), "*" = all, filters resolved', async () => {
     const r = await call('mem_search', { query: 'parser', host: 'claude', type: 'command', since: '7d', until: '2025-03-02', limit: 5 });
     expect(r.isError).toBeFalsy();
     const q = reader.calls[0].arg as Record<string, unknown>;
-    expect(q).toMatchObject({ query: 'parser', project: undefined, host: 'claude-code', type: 'command', until: '2025-03-02', limit: 5, offset: 0 });
+    expect(q).toMatchObject({ query: 'parser', project: 'project-of:/w', widen: true, host: 'claude-code', type: 'command', until: '2025-03-02', limit: 5, offset: 0 });
     expect(Date.now() - Date.parse(q.since as string)).toBeGreaterThan(7 * 86_400_000 - 60_000);
-    expect(text(r)).toMatch(/#1 \[command\] 2025-03-01 10:00 claude-code · proj — Ran npm test #1/);
-    expect(text(r)).toMatch(/prompt #7/);
+    expect(text(r)).toMatch(/^1\. session sess-1 · claude-code · 2025-03-01 10:00$/m);
+    expect(text(r)).toMatch(/^ {3}Asked: run the tests$/m);
+    expect(text(r)).toMatch(/^ {3}#1 \[command\] Ran npm test #1 — vitest ran 12 tests/m);
+    expect(text(r)).not.toMatch(/prompt #7/); // the request itself is shown as "Asked"
     expect(text(r)).toMatch(/mem_get_observations \{"ids": \[1, 2\]\}/);
-    expect(r.structuredContent).toMatchObject({ via: 'database', project: null });
-    expect((r.structuredContent as { results: unknown[] }).results).toHaveLength(3);
+    expect(r.structuredContent).toMatchObject({ via: 'database', project: 'project-of:/w', widened: false });
+    expect((r.structuredContent as { results: unknown[] }).results).toHaveLength(2);
 
     await call('mem_search', { query: 'x', project: '.' });
-    expect(reader.calls[1].arg).toMatchObject({ project: 'project-of:/w' });
+    expect(reader.calls[1].arg).toMatchObject({ project: 'project-of:/w', widen: true });
     await call('mem_search', { query: 'x', project: '*' });
-    expect(reader.calls[2].arg).toMatchObject({ project: undefined });
+    expect(reader.calls[2].arg).toMatchObject({ project: undefined, widen: false });
+    await call('mem_search', { query: 'x', project: 'other' });
+    expect(reader.calls[3].arg).toMatchObject({ project: 'other', widen: false });
   });
 
   it('mem_timeline: anchor alone is not narrowed to the current project; no args = current project', async () => {

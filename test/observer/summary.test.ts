@@ -70,7 +70,22 @@ describe('summarize', () => {
     expect(s.commands.length).toBe(20);
     expect(s.commands.every((c) => c.length <= 200)).toBe(true);
     expect(s.outcome.length).toBeLessThanOrEqual(400);
-    expect(s.text.length).toBeLessThanOrEqual(1500);
+    expect(s.text.length).toBeLessThanOrEqual(2000);
+  });
+
+  it('says what the replies found, not only how the session ended', () => {
+    const s = summarize(digest({
+      assistantMessages: [
+        'Looking at the test output now.',
+        'The cause was a race between the token refresh and the login request, because both write the cookie.',
+        'I decided to serialize them with a mutex instead of retrying.',
+        'Done: the login test passes.',
+      ],
+      lastAssistantMessage: 'Done: the login test passes.',
+    }));
+    expect(s.text).toMatch(/^Found: The cause was a race between the token refresh and the login request, because both write the cookie\. I decided to serialize them with a mutex instead of retrying\.$/m);
+    expect(s.text).not.toContain('Looking at the test output');
+    expect(s.outcome).toBe('Done: the login test passes.');
   });
 
   it('tolerates malformed digests', () => {

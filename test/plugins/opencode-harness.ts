@@ -136,7 +136,16 @@ export async function startFakeWorker(dataDir: string): Promise<FakeWorker> {
         setTimeout(() => json(res, 200, { project: 'github.com/acme/demo', text: w.contextText, observationIds: [7], summaryId: null, approxTokens: 10 }), w.contextDelayMs);
         return;
       case 'GET /api/search':
-        return json(res, 200, { results: [{ kind: 'observation', id: 7, title: OBS.title, snippet: 'echo hello-from-mock', type: 'command', host: 'opencode', project: OBS.project, hostSessionId: FIXTURE_SESSION, createdAt: OBS.createdAt, score: -1 }] });
+        return json(res, 200, {
+          project: OBS.project, widened: false, results: [{
+            sessionId: 1, hostSessionId: FIXTURE_SESSION, host: 'opencode', project: OBS.project, startedAt: OBS.createdAt, endedAt: null,
+            summaryId: null, request: 'say hello', outcome: 'Said hello.', files: [], createdAt: OBS.createdAt, score: 1,
+            turns: [{
+              promptNumber: 1, promptId: 1, request: 'say hello', outcome: 'Said hello.', outcomeId: 1,
+              evidence: [{ kind: 'observation', id: 7, title: OBS.title, snippet: 'echo hello-from-mock', type: 'command', promptNumber: 1, files: [], createdAt: OBS.createdAt }],
+            }],
+          }],
+        });
       case 'GET /api/timeline':
         return json(res, 200, { items: [{ kind: 'observation', id: 7, title: OBS.title, host: 'opencode', hostSessionId: FIXTURE_SESSION, project: OBS.project, createdAt: OBS.createdAt }] });
       case 'POST /api/observations/batch':

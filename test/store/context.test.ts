@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
 import { manualSessionId } from '../../src/worker/store/ingest.js';
-import { at, bash, ev, openTemp, prompt } from './fixtures.js';
+import { at, bash, ev, evidence, openTemp, prompt, query } from './fixtures.js';
 
 const open: SqliteStore[] = [];
 function store(): SqliteStore {
@@ -62,7 +62,7 @@ describe('context', () => {
 
   it('is empty when there is nothing to say', () => {
     const s = store();
-    expect(s.context({ cwd: '/nowhere' })).toEqual({ project: '/nowhere', text: '', observationIds: [], summaryId: null, approxTokens: 0 });
+    expect(s.context({ cwd: '/nowhere' })).toMatchObject({ project: '/nowhere', text: '', observationIds: [], summaryId: null, approxTokens: 0, kind: 'none' });
     s.ingest([bash('ls', 'x', { cwd: '/solo', sessionId: 'only' })]);
     expect(s.context({ cwd: '/solo', host: 'claude-code', hostSessionId: 'only' }).text).toBe('');
     expect(s.context({ cwd: '/solo' }).text).not.toBe('');
@@ -73,7 +73,7 @@ describe('timeline', () => {
   it('centres on an observation, in time order, within its project', () => {
     const s = store();
     seed(s, 10);
-    const [anchor] = s.search({ query: 'limiter', limit: 200 }).filter((h) => h.title.includes('limiter-5'));
+    const [anchor] = query<{ id: number; title: string }>(s, `SELECT id, title FROM observations WHERE title LIKE '%limiter-5%' ORDER BY id LIMIT 1`);
     const items = s.timeline({ anchorId: anchor.id, before: 3, after: 2 });
     expect(items).toHaveLength(6);
     expect(items[3]).toMatchObject({ kind: 'observation', id: anchor.id });
@@ -115,8 +115,8 @@ describe('saveMemory and reads', () => {
     const again = s.saveMemory({ text: 'Second note', title: 'Custom title', project: 'github.com/acme/api' });
     expect(again.sessionId).toBe(m.sessionId);
     expect(again.title).toBe('Custom title');
-    expect(s.search({ query: 'blue green', type: 'memory' }).map((h) => h.id)).toEqual([m.id]);
-    expect(s.search({ query: '', file: 'deploy.sh' }).map((h) => h.id)).toEqual([m.id]);
+    expect(evidence(s.search({ query: 'blue green', type: 'memory' })).map((h) => h.id)).toEqual([m.id]);
+    expect(evidence(s.search({ query: '', file: 'deploy.sh' })).map((h) => h.id)).toEqual([m.id]);
     expect(() => s.saveMemory({ text: '   ', project: 'x' })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
     expect(() => s.saveMemory({ text: 'no project' })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
     expect(() => s.saveMemory({ text: '<private>all of it</private>', project: 'x' })).toThrow(expect.objectContaining({ code: 'invalid_input' }));
@@ -138,5 +138,66 @@ describe('saveMemory and reads', () => {
     expect(Array.isArray(obs[1].facts)).toBe(true);
     expect(s.getPrompts([1])).toEqual([expect.objectContaining({ id: 1, number: 1, nativeId: 'n1', text: 'first', hostSessionId: 'sess-1' })]);
     expect(s.getObservations([])).toEqual([]);
+  });
+
+  it('shows more than one past session: asked, found, outcome, changed, also for sessions that never ended', () => {
+    const s = store();
+    s.ingest([
+      prompt('move the queue to redis streams', { cwd: P, sessionId: 's-old', at: at(1) }),
+      ev({ kind: 'assistant_message', cwd: P, sessionId: 's-old', message: 'The cause was the consumer group lag. We will use XAUTOCLAIM instead of polling.', at: at(2) }),
+      ev({ kind: 'assistant_message', cwd: P, sessionId: 's-old', message: 'Done: the queue runs on streams now.', at: at(2) }),
+      ev({ kind: 'session_end', cwd: P, sessionId: 's-old', at: at(3) }),
+      prompt('add retries to the webhook sender', { cwd: P, sessionId: 's-new', at: at(10) }),
+      ev({ kind: 'tool_result', toolName: 'Edit', toolUseId: 'e1', cwd: P, sessionId: 's-new', at: at(11),
+        toolInput: { file_path: `${P}/src/webhook.ts`, old_string: 'a', new_string: 'b' }, toolResponse: 'ok' }),
+      ev({ kind: 'assistant_message', cwd: P, sessionId: 's-new', message: 'Retries with backoff are in; two tests still fail.', at: at(12) }),
+    ]);
+    const c = s.context({ cwd: P, host: 'claude-code', hostSessionId: 'asking' });
+    expect(c.text).toMatch(/## Session .*\nAsked: add retries to the webhook sender[\s\S]*Outcome: Retries with backoff are in; two tests still fail\.\nChanged: src\/webhook\.ts/);
+    expect(c.text).toContain('Asked: move the queue to redis streams');
+    expect(c.text).toContain('Found: The cause was the consumer group lag.');
+    expect(c.text.indexOf('webhook sender')).toBeLessThan(c.text.indexOf('redis streams')); // newest first
+    expect(c.summaryIds).toHaveLength(1);
+  });
+
+  it('gives the project memory once per session, then only what a prompt asks and was not given', () => {
+    const s = store();
+    seed(s);
+    s.ingest([bash('kubectl rollout restart deploy/gateway', 'restarted', { cwd: P, sessionId: 'ops', at: at(150), toolUseId: 'k1' })]);
+    const ask = (mode: 'session' | 'prompt', promptText?: string) =>
+      s.context({ cwd: P, host: 'claude-code', hostSessionId: 'now', mode, prompt: promptText });
+    const start = ask('session');
+    expect(start.kind).toBe('project');
+    expect(start.text).toContain('rate limiting');
+    // The same session asking again at a prompt: not the project block again.
+    expect(ask('prompt', 'ok thanks').text).toBe('');
+    expect(ask('prompt', 'please continue with the next step').text).toBe('');
+    const related = ask('prompt', 'restart the gateway deployment with kubectl');
+    expect(related.kind).toBe('relevant');
+    expect(related.text).toContain('kubectl rollout restart');
+    expect(related.text).not.toContain('# claude-mem: memory of');
+    expect(related.approxTokens).toBeLessThanOrEqual(500);
+    // Given once: the same question again brings nothing new.
+    expect(ask('prompt', 'restart the gateway deployment with kubectl').text).toBe('');
+    // A new context window (resume, clear, compact) starts over.
+    expect(ask('session').kind).toBe('project');
+    // A session whose host injects only at prompts gets the project block with its first prompt.
+    const first = s.context({ cwd: P, host: 'claude-code', hostSessionId: 'prompt-only', mode: 'prompt', prompt: 'hello' });
+    expect(first.kind).toBe('project');
+    expect(s.context({ cwd: P, host: 'claude-code', hostSessionId: 'prompt-only', mode: 'prompt', prompt: 'hello again' }).text).toBe('');
+  });
+
+  it('keeps a prompt-time injection within a third of the token budget', () => {
+    const s = store();
+    for (let i = 0; i < 12; i++) {
+      s.ingest([
+        prompt(`tune the gateway timeout number ${i} ${'detail '.repeat(40)}`, { cwd: P, sessionId: `g${i}`, at: at(10 + i) }),
+        ev({ kind: 'assistant_message', cwd: P, sessionId: `g${i}`, message: `gateway timeout set to ${i}s ${'because '.repeat(30)}`, at: at(20 + i) }),
+      ]);
+    }
+    s.context({ cwd: P, host: 'claude-code', hostSessionId: 'b', mode: 'session', maxTokens: 600 });
+    const c = s.context({ cwd: P, host: 'claude-code', hostSessionId: 'b', mode: 'prompt', prompt: 'gateway timeout value', maxTokens: 600 });
+    expect(c.kind).toBe('relevant');
+    expect(c.text.length).toBeLessThanOrEqual(200 * 4);
   });
 });

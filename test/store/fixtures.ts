@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { openStore, type OpenStoreOptions, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import type { SearchAnswer, SearchEvidence } from '../../src/worker/store/types.js';
 import { tempDir } from '../helpers/temp.js';
 
 export const CWD = '/home/dev/app';
@@ -59,4 +60,9 @@ export function query<T = Record<string, unknown>>(store: SqliteStore, sql: stri
   } finally {
     db.close();
   }
+}
+
+/** Every evidence row of a search answer, in result order. */
+export function evidence(a: SearchAnswer): SearchEvidence[] {
+  return a.results.flatMap((r) => r.turns.flatMap((t) => t.evidence));
 }

@@ -4,7 +4,7 @@ import { eventKey } from '../../src/shared/event-key.js';
 import { observe } from '../../src/worker/observer/index.js';
 import { subagentSessionId } from '../../src/worker/store/ingest.js';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { at, bash, CWD, dbPath, ev, openTemp, prompt, query } from './fixtures.js';
+import { at, bash, CWD, dbPath, ev, openTemp, prompt, query, evidence } from './fixtures.js';
 
 const open: SqliteStore[] = [];
 function store(...args: Parameters<typeof openTemp>): SqliteStore {
@@ -175,8 +175,32 @@ describe('sessions', () => {
     s.ingest([bash('npm test', 'all green'), ev({ kind: 'session_end', reason: 'clear', at: at(950) })]);
     sums = query(s, 'SELECT * FROM summaries');
     expect(sums).toHaveLength(1);
-    expect(s.search({ query: 'flaky', type: 'summary' })).toHaveLength(1);
+    expect(evidence(s.search({ query: 'flaky', type: 'summary' }))).toHaveLength(1);
     expect(s.getSession('claude-code', 'sess-1')!.endReason).toBe('clear');
+  });
+
+  it('stores every assistant message of a turn once, indexed for search and in the summary', () => {
+    const s = store();
+    const reply = (message: string, n: number) => ev({ kind: 'assistant_message', message, at: at(n) });
+    s.ingest([prompt('why is the build red', { at: at(1) }), reply('The cause is a stale lockfile on the runner.', 2), reply('Fixed by regenerating it.', 3)]);
+    // The same reply delivered again (a hook and a transcript of one session): stored once.
+    s.ingest([ev({ kind: 'assistant_message', message: 'Fixed by regenerating it.', source: 'transcript', at: at(4) })]);
+    s.ingest([prompt('thanks, now bump the version', { at: at(5) }), reply('Fixed by regenerating it.', 6)]);
+    const rows = query<{ text: string; prompt_number: number }>(s, 'SELECT text, prompt_number FROM assistant_messages ORDER BY id');
+    expect(rows).toEqual([
+      { text: 'The cause is a stale lockfile on the runner.', prompt_number: 1 },
+      { text: 'Fixed by regenerating it.', prompt_number: 1 },
+      { text: 'Fixed by regenerating it.', prompt_number: 2 },
+    ]);
+    expect(evidence(s.search({ query: 'stale lockfile' })).map((e) => e.kind)).toEqual(['assistant']);
+    s.ingest([ev({ kind: 'session_end', at: at(9) })]);
+    expect(query<{ text: string }>(s, 'SELECT text FROM summaries')[0].text).toContain('Found: The cause is a stale lockfile on the runner.');
+  });
+
+  it('drops the assistant messages of a private turn', () => {
+    const s = store();
+    s.ingest([prompt('<private>secret plan</private>', { at: at(1), privateTurn: true }), ev({ kind: 'assistant_message', message: 'the secret plan is', at: at(2) })]);
+    expect(count(s, 'assistant_messages')).toBe(0);
   });
 
   it('stores compact and assistant messages as events', () => {
@@ -203,7 +227,7 @@ describe('tool calls', () => {
       expect(rows[0].narrative).toContain('pytest -k checkout');
       expect(rows[0].narrative).toContain('3 passed');
       // The FTS entry follows the merged row: words of both halves are found, once.
-      expect(s.search({ query: 'checkout passed' }).map((h) => h.id)).toEqual([rows[0].id]);
+      expect(evidence(s.search({ query: '"checkout" "passed"' })).map((h) => h.id)).toEqual([rows[0].id]);
       expect(count(s, 'events')).toBe(2);
     });
   }
@@ -367,14 +391,12 @@ describe('probes', () => {
     expect(after.observations).toBe(1);
     expect(after.prompts).toBe(0);
     expect(after.summaries).toBe(0);
-    expect(s.search({ query: 'probe' })).toEqual([]);
-    expect(s.search({ query: 'kept' })).toHaveLength(1);
+    expect(s.search({ query: 'probe' }).results).toEqual([]);
+    expect(evidence(s.search({ query: 'kept' }))).toHaveLength(1);
     // The FTS indexes stayed consistent through the cascade.
     s.flushSearchIndex();
     const db = (s as unknown as { db: import('better-sqlite3').Database }).db;
-    for (const t of ['observations_fts', 'prompts_fts', 'summaries_fts']) {
-      expect(() => db.prepare(`INSERT INTO ${t}(${t}) VALUES ('integrity-check')`).run()).not.toThrow();
-    }
+    expect(() => db.prepare(`INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')`).run()).not.toThrow();
   });
 
   it('leaves probes out of the last-event times', () => {

@@ -110,8 +110,8 @@ describe('opening and migrating', () => {
     const r = track(openStore(path, { readonly: true }));
     // The writer indexes new rows for search shortly after it wrote them (a timer in its process).
     const deadline = Date.now() + 5000;
-    while (r.search({ query: 'echo' }).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(r.search({ query: 'echo' })).toHaveLength(1);
+    while (r.search({ query: 'echo' }).results.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r.search({ query: 'echo' }).results).toHaveLength(1);
     expect(() => r.ingest([bash('ls', 'x')])).toThrow();
     expect(w.stats().observations).toBe(1);
   });

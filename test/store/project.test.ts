@@ -103,7 +103,7 @@ describe('projectFor', () => {
     try {
       s.ingest([bash('ls', 'x', { cwd: join(repo), sessionId: 'proj' })]);
       expect(s.getSession('claude-code', 'proj')!.project).toBe('github.com/acme/store-test');
-      expect(s.search({ query: '', project: 'github.com/acme/store-test' })).toHaveLength(1);
+      expect(s.search({ query: '', project: 'github.com/acme/store-test' }).results).toHaveLength(1);
     } finally {
       s.close();
     }

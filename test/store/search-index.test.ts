@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { bash, dbPath, openTemp, prompt, query } from './fixtures.js';
+import { bash, dbPath, evidence, openTemp, prompt, query } from './fixtures.js';
 
 const open: SqliteStore[] = [];
 function track(s: SqliteStore): SqliteStore {
@@ -18,7 +18,7 @@ const upto = (s: SqliteStore, name: string): number =>
 function integrity(path: string): void {
   const db = new Database(path);
   try {
-    for (const t of ['observations_fts', 'prompts_fts', 'summaries_fts']) db.prepare(`INSERT INTO ${t}(${t}) VALUES ('integrity-check')`).run();
+    db.prepare(`INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')`).run();
   } finally {
     db.close();
   }
@@ -29,8 +29,8 @@ describe('batched search indexing', () => {
     const s = track(openTemp());
     s.ingest([prompt('one word: zebra'), bash('echo giraffe', 'ok', { toolUseId: 'm1' })]);
     expect(upto(s, 'observations')).toBe(0); // not indexed yet...
-    expect(s.search({ query: 'zebra' })).toHaveLength(1); // ...but a search indexes first
-    expect(s.search({ query: 'giraffe' })).toHaveLength(1);
+    expect(evidence(s.search({ query: 'zebra' }))).toHaveLength(1); // ...but a search indexes first
+    expect(evidence(s.search({ query: 'giraffe' }))).toHaveLength(1);
     expect(upto(s, 'observations')).toBe(1);
     // The second half of the call rewrites an indexed row: the trigger re-indexes it.
     s.ingest([{ ...bash('echo giraffe', 'ok'), kind: 'tool_use', toolUseId: 'm1', toolResponse: undefined, toolInput: { command: 'echo giraffe okapi' } }]);
@@ -51,10 +51,10 @@ describe('batched search indexing', () => {
     // Simulate a crash: close the connection without the store's final flush.
     (a as unknown as { db: Database.Database }).db.close();
     const b = track(openStore(path, { readonly: true }));
-    expect(b.search({ query: 'walrus' })).toEqual([]);
+    expect(b.search({ query: 'walrus' }).results).toEqual([]);
     const c = track(openTemp({}, path));
     expect(upto(c, 'observations')).toBe(1);
-    expect(b.search({ query: 'walrus' })).toHaveLength(1);
+    expect(evidence(b.search({ query: 'walrus' }))).toHaveLength(1);
   });
 
   it('indexes a reused id after the newest rows were deleted', () => {
@@ -67,8 +67,8 @@ describe('batched search indexing', () => {
     expect(upto(s, 'observations')).toBe(1);
     s.ingest([bash('echo ocelot', 'ok', { sessionId: 'real' })]);
     expect(query(s, 'SELECT id FROM observations WHERE title LIKE ?', '%ocelot%')).toEqual([{ id: 2 }]);
-    expect(s.search({ query: 'ocelot' })).toHaveLength(1);
-    expect(s.search({ query: 'probe' })).toEqual([]);
+    expect(evidence(s.search({ query: 'ocelot' }))).toHaveLength(1);
+    expect(s.search({ query: 'probe' }).results).toEqual([]);
     integrity(s.path);
   });
 
@@ -76,7 +76,7 @@ describe('batched search indexing', () => {
     const s = track(openTemp());
     s.ingest([bash('echo lynx', 'ok'), prompt('about the lynx')]);
     s.rebuildSearchIndex();
-    expect(s.search({ query: 'lynx' })).toHaveLength(2);
+    expect(evidence(s.search({ query: 'lynx' }))).toHaveLength(2);
     integrity(s.path);
   });
 });

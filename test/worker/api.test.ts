@@ -106,10 +106,18 @@ describe('worker API (real store)', () => {
   it('searches from the CLI through the worker', () => {
     const r = cli(home, ['search', 'zebrafish']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^#\w*\d+\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+claude-code\s+.*zebrafish/m);
-    const j = JSON.parse(cli(home, ['search', 'zebrafish', '--json', '--host', 'claude']).stdout);
+    // The test's directory is another project: the answer says it searched every project instead.
+    expect(r.stdout).toMatch(/^Nothing in .+; results from every project:$/m);
+    expect(r.stdout).toMatch(/^session \S+\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+claude-code/m);
+    expect(r.stdout).toMatch(/^ {2}asked: +refactor the zebrafish parser$/m);
+    const j = JSON.parse(cli(home, ['search', 'zebrafish', '--json', '--host', 'claude', '--all-projects']).stdout);
     expect(j.via).toBe('worker');
+    expect(j.widened).toBe(false);
     expect(j.results.length).toBeGreaterThan(0);
+    // Ids of both levels: the session, and each evidence row by kind.
+    expect(j.results[0]).toMatchObject({ hostSessionId: expect.any(String), sessionId: expect.any(Number) });
+    expect(j.results[0].turns[0].evidence[0]).toMatchObject({ kind: 'prompt', id: expect.any(Number) });
+    expect(cli(home, ['search', 'x', '--project', 'p', '--all-projects']).status).toBe(2);
     expect(cli(home, ['search', 'x', '--limit', '0']).status).toBe(2);
   });
 

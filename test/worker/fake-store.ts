@@ -1,7 +1,7 @@
 /** A tiny in-memory MemoryStore for unit tests of the HTTP layer and the spool drain. */
 import { isValidSessionId, type CaptureEvent } from '../../src/shared/capture-event.js';
 import { eventKey } from '../../src/shared/event-key.js';
-import type { DeadLetter, IngestResult, MemoryStore, Observation } from '../../src/worker/store/types.js';
+import type { DeadLetter, IngestResult, MemoryStore, Observation, SearchAnswer } from '../../src/worker/store/types.js';
 
 export class FakeStore implements MemoryStore {
   keys = new Set<string>();
@@ -48,14 +48,16 @@ export class FakeStore implements MemoryStore {
   listDeadLetters() {
     return this.deadLetters;
   }
-  search(q: { query: string }) {
+  search(q: { query: string }): SearchAnswer {
     this.check();
-    return this.events
+    const results = this.events
       .filter((e) => (e.prompt ?? '').includes(q.query))
       .map((e, i) => ({
-        kind: 'prompt' as const, id: i + 1, title: e.prompt ?? '', snippet: '', host: e.host, project: 'p',
-        hostSessionId: e.sessionId, type: 'prompt', createdAt: e.at, score: 0,
+        sessionId: i + 1, hostSessionId: e.sessionId, host: e.host, project: 'p', startedAt: e.at, endedAt: null, summaryId: null,
+        request: e.prompt ?? '', outcome: '', files: [], createdAt: e.at, score: 0,
+        turns: [{ promptNumber: 1, promptId: i + 1, request: e.prompt ?? '', outcome: '', outcomeId: null, evidence: [] }],
       }));
+    return { results, project: null, widened: false };
   }
   timeline() {
     return [];

@@ -33,6 +33,8 @@ export interface DialectSpec {
   wantsContext?(event: string, p: Payload | undefined): boolean;
   /** Context events on which the host reads memory once per session (later ones get none). */
   contextOnceEvents?: readonly string[];
+  /** The prompt's text for choosing prompt-time memory, when the event stores no prompt itself. */
+  contextPrompt?(event: string, p: Payload): string | undefined;
   /** Keyed by canonical event name (see canonicalEvent). */
   handlers: Readonly<Record<string, Handler>>;
   /** Other spellings of one event (canonical → canonical), for dialects with synonyms. */
@@ -162,7 +164,8 @@ function run(spec: DialectSpec, input: HookInput): AdapterResult {
     for (const [k, v] of Object.entries(d)) if (v !== undefined) e[k] = v; // a draft refines, never blanks
     return bound(e as unknown as CaptureEvent);
   });
-  return done(events, { session: { host, sessionId, cwd } });
+  const contextPrompt = wantsContext ? spec.contextPrompt?.(resolvedEvent, p) : undefined;
+  return done(events, { session: { host, sessionId, cwd }, contextPrompt });
 }
 
 export function defineAdapter(spec: DialectSpec): HookAdapter {

@@ -102,6 +102,8 @@ export const kimiAdapter = defineAdapter({
   contextEvents: ['SessionStart', 'UserPromptSubmit'],
   // Kimi Code ignores SessionStart output; only kimi-cli reads it.
   wantsContext: (event, p) => event === 'UserPromptSubmit' || (event === 'SessionStart' && !isKimiCode(p)),
+  // Kimi Code's UserPromptSubmit stores nothing (TurnStarted does), but its text picks the memory.
+  contextPrompt: (event, p) => (event === 'UserPromptSubmit' && isKimiCode(p) && p.is_steer !== true ? promptText(p.prompt) : undefined),
   handlers: {
     sessionstart: ({ p }) => [{ kind: 'session_start', reason: str(p.source) }],
     userpromptsubmit: userPrompt,

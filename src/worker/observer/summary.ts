@@ -1,8 +1,15 @@
-/** The deterministic session summary: what was asked, what was touched, what ran, how it ended. */
+/**
+ * The deterministic session summary: what was asked, what the replies found (causes, decisions),
+ * what was changed and run, how it ended.
+ */
 import type { ObservationDraft, SessionDigest, SummaryDraft } from './types.js';
 import { clip, cut, listInline, plural, uniqueBounded } from './text.js';
 
-const MAX_TEXT = 1500;
+const MAX_TEXT = 2000;
+const MAX_FINDINGS = 4;
+const MAX_FINDING = 220;
+// Sentences of a reply that state a cause, a fix or a decision: what a person asks about later.
+const FINDING_RE = /\b(because|caused?|root cause|the (?:issue|problem|bug|reason) (?:is|was)|turned out|due to|fixed|fixes|the fix|decided|decision|we(?:'ll| will) use|switched|instead of|prefer|agreed|chose|so that|works now|no longer)\b/i;
 const MAX_REQUEST = 400;
 const MAX_OUTCOME = 400;
 const MAX_FILES = 50;
@@ -28,9 +35,41 @@ function request(prompts: readonly string[]): string {
   return clip(shown, MAX_REQUEST - more.length) + more;
 }
 
+function sentences(text: string): string[] {
+  return text
+    .replace(/```[\s\S]*?```/g, ' ')
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((x) => x.replace(/^[\s>*#-]+|\*\*/g, '').trim())
+    .filter((x) => x.length >= 12);
+}
+
+/** Up to four sentences of the replies that say what was found or decided, earliest first. */
+function findings(messages: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const m of messages) {
+    for (const x of sentences(m)) {
+      if (!FINDING_RE.test(x)) continue;
+      const c = clip(x, MAX_FINDING);
+      if (seen.has(c.toLowerCase())) continue;
+      seen.add(c.toLowerCase());
+      out.push(c);
+      if (out.length >= MAX_FINDINGS) return out;
+    }
+  }
+  return out;
+}
+
+/** How the session ended, in the last reply's own first sentences. */
+function lastReply(text: string): string {
+  const lead = sentences(text).slice(0, 3).join(' ');
+  return clip(lead || text, MAX_OUTCOME);
+}
+
 function outcome(d: SessionDigest, obs: readonly ObservationDraft[], modified: number): string {
-  const last = d.lastAssistantMessage?.trim();
-  if (last) return clip(last, MAX_OUTCOME);
+  const messages = Array.isArray(d.assistantMessages) ? d.assistantMessages.filter((m) => typeof m === 'string') : [];
+  const last = (d.lastAssistantMessage ?? messages[messages.length - 1])?.trim();
+  if (last) return lastReply(last);
   const lastCmd = [...obs].reverse().find((o) => o.type === 'command');
   if (lastCmd) {
     const cmd = clip(commandOf(lastCmd) ?? lastCmd.title, 100);
@@ -64,9 +103,12 @@ export function summarize(d: SessionDigest): SummaryDraft {
   const req = request(prompts);
   const out = outcome(d, obs, filesModified.length);
   const act = activity(obs);
+  const messages = Array.isArray(d.assistantMessages) ? d.assistantMessages.filter((m): m is string => typeof m === 'string') : [];
+  const found = findings(messages).filter((f) => !out.includes(f.replace(/…$/, '')));
 
   const text = [
     req && `Request: ${req}`,
+    found.length > 0 && `Found: ${found.join(' ')}`,
     `Outcome: ${out}`,
     filesModified.length > 0 && `Modified: ${listInline(filesModified, 12)}`,
     filesRead.length > 0 && `Read: ${listInline(filesRead, 10)}`,

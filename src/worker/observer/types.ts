@@ -15,6 +15,8 @@ export interface SessionDigest {
   project: string;
   prompts: string[]; // in order
   observations: ObservationDraft[]; // in order
+  /** The session's assistant messages, in order (bounded). */
+  assistantMessages?: string[];
   lastAssistantMessage?: string;
   endReason?: string;
 }

@@ -14,7 +14,8 @@ export const contextRoute: Route = {
     }
     return {
       body: ctx.store.context({
-        project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, maxTokens: q.maxTokens, limit: q.limit,
+        project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, mode: q.mode, prompt: q.prompt,
+        maxTokens: q.maxTokens, limit: q.limit,
       }),
     };
   },
@@ -26,11 +27,11 @@ export const searchRoute: Route = {
   auth: true,
   handle: ({ query }, ctx) => {
     const q = parseWith(SearchQuery, queryObject(query), 'invalid_query');
-    const results = ctx.store.search({
-      query: q.q, project: q.project, host: q.host, type: q.type, since: q.since, until: q.until,
-      file: q.file, limit: q.limit, offset: q.offset,
+    const answer = ctx.store.search({
+      query: q.q, project: q.project, widen: q.widen, host: q.host, type: q.type, since: q.since, until: q.until,
+      file: q.file, hostSessionId: q.session, sessionHost: q.sessionHost, limit: q.limit, offset: q.offset,
     });
-    return { body: { results } };
+    return { body: answer };
   },
 };
 

@@ -63,13 +63,15 @@ const intParam = (min: number, max: number) =>
 
 const dateParam = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date or time');
 
-const OBS_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'summary'] as const;
+const OBS_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'assistant', 'summary'] as const;
 
 export const ContextQuery = z.object({
   project: optStr,
   cwd: optStr,
   host: hostParam.optional(),
   session: optStr,
+  mode: z.enum(['session', 'prompt']).optional(),
+  prompt: z.string().max(4000).optional(),
   maxTokens: intParam(1, 100_000).optional(),
   limit: intParam(1, 200).optional(),
   /** `1`: the host takes memory once per session; later asks of the same session get ''. */
@@ -84,6 +86,9 @@ export const SearchQuery = z.object({
   since: dateParam.optional(),
   until: dateParam.optional(),
   file: optStr,
+  widen: z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true').optional(),
+  session: optStr,
+  sessionHost: hostParam.optional(),
   limit: intParam(1, 200).optional(),
   offset: intParam(0, 1_000_000).optional(),
 });

@@ -1,54 +1,101 @@
 /**
- * Session-start context: the project's last summary and its recent observations as one line each,
- * bounded by a token budget (about 4 characters a token). The asking session is left out, since
- * it cannot learn anything from its own first seconds.
+ * The project memory injected when a session starts: the last few sessions of the project (what
+ * each was asked, what it found, how it ended, what it changed) and the recent observations as
+ * one line each, bounded by a token budget (about 4 characters a token). The asking session is
+ * left out, since it cannot learn anything from its own first seconds.
  */
+import { parseList } from './rows.js';
 import type { StatementCache } from './statements.js';
 import type { ContextQuery, ContextResult } from './types.js';
 
 export const DEFAULT_CONTEXT_TOKENS = 1500;
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 const DEFAULT_RECENT = 20;
 const MAX_RECENT = 200;
-// The summary may use at most this share of the budget, so recent work always shows too.
-const SUMMARY_SHARE = 0.45;
+const SESSIONS_SHOWN = 3;
+// The sessions may use at most this share of the budget, so recent work always shows too; the
+// newest session gets the largest part of it.
+const SESSIONS_SHARE = 0.6;
+const SESSION_SHARES = [0.5, 0.3, 0.2];
 
-const clampInt = (v: number | undefined, dflt: number, min: number, max: number): number =>
+export const clampInt = (v: number | undefined, dflt: number, min: number, max: number): number =>
   v === undefined || !Number.isFinite(v) ? dflt : Math.min(max, Math.max(min, Math.trunc(v)));
-const minute = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
-const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
-const clip = (s: string, max: number): string => (s.length > max ? s.slice(0, Math.max(0, max - 1)) + '…' : s);
+export const minute = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
+export const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
+export const clip = (s: string, max: number): string => (s.length > max ? s.slice(0, Math.max(0, max - 1)) + '…' : s);
 
 export interface ContextInput extends ContextQuery {
   project: string;
 }
 
+export const emptyContext = (project: string): ContextResult =>
+  ({ project, text: '', observationIds: [], summaryId: null, summaryIds: [], sessionIds: [], kind: 'none', approxTokens: 0 });
+
+/** The asking session and its subagents. */
+export function askingSessions(stmts: StatementCache, q: ContextQuery): number[] {
+  if (!q.hostSessionId) return [];
+  return (stmts.get(`SELECT id FROM sessions WHERE host_session_id = @sid AND (@host IS NULL OR host = @host)
+      UNION SELECT c.id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id
+      WHERE p.host_session_id = @sid AND (@host IS NULL OR p.host = @host)`)
+    .all({ sid: q.hostSessionId, host: q.host ?? null }) as { id: number }[]).map((r) => r.id);
+}
+
+interface PastSession {
+  id: number;
+  host: string;
+  started_at: string;
+  ended_at: string | null;
+  summary_id: number | null;
+  request: string | null;
+  outcome: string | null;
+  summary_text: string | null;
+  files_modified: string | null;
+}
+
+/** One past session in a few lines: asked, found, outcome, changed (summary, else its prompts and replies). */
+function sessionBlock(stmts: StatementCache, s: PastSession, room: number): string {
+  const title = `\n## Session ${minute(s.started_at)} (${s.host}${s.ended_at ? '' : ', not ended'})\n`;
+  const prompts = stmts.get(`SELECT text FROM prompts WHERE session_id = ? AND private = 0 AND text != '' ORDER BY number`)
+    .pluck().all(s.id) as string[];
+  const lastReply = stmts.get('SELECT text FROM assistant_messages WHERE session_id = ? ORDER BY id DESC LIMIT 1').pluck().get(s.id) as
+    | string
+    | undefined;
+  const found = /^Found: (.+)$/m.exec(s.summary_text ?? '')?.[1];
+  const changed = s.files_modified ? parseList(s.files_modified)
+    : (stmts.get(`SELECT DISTINCT j.value FROM observations o, json_each(o.files_modified) j WHERE o.session_id = ? LIMIT 8`)
+      .pluck().all(s.id) as string[]);
+  const asked = s.request || prompts[0] || '';
+  const latest = prompts.length > 1 ? prompts[prompts.length - 1] : '';
+  const lines = [
+    asked && `Asked: ${clip(oneLine(asked), 300)}`,
+    latest && !asked.includes(latest.slice(0, 60)) && `Last asked: ${clip(oneLine(latest), 200)}`,
+    found && `Found: ${clip(found, 400)}`,
+    (s.outcome || lastReply) && `Outcome: ${clip(oneLine(s.outcome || lastReply || ''), 300)}`,
+    changed.length > 0 && `Changed: ${changed.slice(0, 8).join(', ')}`,
+  ].filter((l): l is string => typeof l === 'string' && l !== '');
+  if (!lines.length) return '';
+  return clip(title + lines.join('\n'), Math.max(0, room - 1)) + '\n';
+}
+
 export function buildContext(stmts: StatementCache, q: ContextInput): ContextResult {
-  const empty: ContextResult = { project: q.project, text: '', observationIds: [], summaryId: null, approxTokens: 0 };
+  const empty = emptyContext(q.project);
   const maxChars = clampInt(q.maxTokens, DEFAULT_CONTEXT_TOKENS, 0, 1_000_000) * CHARS_PER_TOKEN;
   const limit = clampInt(q.limit, DEFAULT_RECENT, 0, MAX_RECENT);
+  const ex = JSON.stringify(askingSessions(stmts, q));
 
-  // The asking session and its subagents.
-  const excluded = q.hostSessionId
-    ? (stmts.get(`SELECT id FROM sessions WHERE host_session_id = @sid AND (@host IS NULL OR host = @host)
-          UNION SELECT c.id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id
-          WHERE p.host_session_id = @sid AND (@host IS NULL OR p.host = @host)`)
-        .all({ sid: q.hostSessionId, host: q.host ?? null }) as { id: number }[]).map((r) => r.id)
-    : [];
-  const ex = JSON.stringify(excluded);
-
-  const summary = stmts.get(`SELECT m.id, m.text, m.host, m.created_at FROM summaries m JOIN sessions s ON s.id = m.session_id
-      WHERE m.project = ? AND s.is_subagent = 0 AND m.session_id NOT IN (SELECT value FROM json_each(?))
-      ORDER BY m.created_at DESC LIMIT 1`).get(q.project, ex) as
-    | { id: number; text: string; host: string; created_at: string }
-    | undefined;
+  const sessions = stmts.get(`SELECT s.id, s.host, s.started_at, s.ended_at, m.id AS summary_id, m.request, m.outcome,
+        m.text AS summary_text, m.files_modified
+      FROM sessions s LEFT JOIN summaries m ON m.session_id = s.id
+      WHERE s.project = ? AND s.is_subagent = 0 AND s.probe = 0 AND s.id NOT IN (SELECT value FROM json_each(?))
+        AND (m.id IS NOT NULL OR s.prompt_count > 0)
+      ORDER BY coalesce(s.ended_at, s.started_at) DESC LIMIT ${SESSIONS_SHOWN}`).all(q.project, ex) as PastSession[];
   const recent = limit
     ? (stmts.get(`SELECT o.id, o.title, o.created_at FROM observations o
         WHERE o.project = ? AND o.session_id NOT IN (SELECT value FROM json_each(?))
         ORDER BY o.created_at DESC, o.id DESC LIMIT ?`).all(q.project, ex, limit) as
         { id: number; title: string; created_at: string }[])
     : [];
-  if (!summary && !recent.length) return empty;
+  if (!sessions.length && !recent.length) return empty;
 
   const header = `# claude-mem: memory of ${q.project}\n`;
   const hint = (ids: number[]) =>
@@ -56,15 +103,23 @@ export function buildContext(stmts: StatementCache, q: ContextInput): ContextRes
   let budget = maxChars - header.length - hint(recent.slice(0, 3).map((o) => o.id)).length;
   if (budget <= 0) return empty;
 
-  let summaryBlock = '';
-  if (summary) {
-    const title = `\n## Last session (${summary.host}, ${minute(summary.created_at)})\n`;
-    const room = Math.floor(budget * (recent.length ? SUMMARY_SHARE : 1)) - title.length - 1;
-    if (room >= 40) {
-      summaryBlock = `${title}${clip(summary.text.trim(), room)}\n`;
-      budget -= summaryBlock.length;
-    }
-  }
+  let sessionText = '';
+  const summaryIds: number[] = [];
+  const sessionIds: number[] = [];
+  const share = Math.floor(budget * (recent.length ? SESSIONS_SHARE : 1));
+  let allotted = 0;
+  sessions.forEach((s, i) => {
+    // What an earlier session left unused goes to the next.
+    allotted += Math.floor(share * SESSION_SHARES[i]);
+    const room = allotted - sessionText.length;
+    if (room < 60) return;
+    const block = sessionBlock(stmts, s, room);
+    if (!block) return;
+    sessionText += block;
+    sessionIds.push(s.id);
+    if (s.summary_id !== null) summaryIds.push(s.summary_id);
+  });
+  budget -= sessionText.length;
 
   const lines: string[] = [];
   const ids: number[] = [];
@@ -77,16 +132,19 @@ export function buildContext(stmts: StatementCache, q: ContextInput): ContextRes
     lines.push(line);
     ids.push(o.id);
   }
-  if (!summaryBlock && !lines.length) return empty;
+  if (!sessionText && !lines.length) return empty;
 
   // Oldest first reads as a story; the newest sit next to the hint.
-  const text = header + summaryBlock + (lines.length ? recentTitle + lines.reverse().join('') : '') + hint([...ids]);
+  const text = header + sessionText + (lines.length ? recentTitle + lines.reverse().join('') : '') + hint([...ids]);
   const bounded = clip(text, maxChars);
   return {
     project: q.project,
     text: bounded,
     observationIds: ids,
-    summaryId: summaryBlock ? summary!.id : null,
+    summaryId: summaryIds[0] ?? null,
+    summaryIds,
+    sessionIds,
+    kind: 'project',
     approxTokens: Math.ceil(bounded.length / CHARS_PER_TOKEN),
   };
 }

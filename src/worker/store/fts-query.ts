@@ -1,53 +1,197 @@
 /**
- * Turns what a user typed into a safe FTS5 MATCH expression. User text is never passed through:
- * every term becomes a double-quoted string of word characters, so quotes, parentheses, `NEAR`,
- * `AND`, column filters and stray `*` can never produce an FTS5 syntax error.
+ * Turns what a person or a model typed into a safe FTS5 MATCH expression. User text never becomes
+ * FTS5 syntax: every token is a double-quoted string of word characters, so quotes, parentheses,
+ * `NEAR`, `AND`, column filters and stray `*` can never produce a syntax error.
  *
- * - words are ANDed:            auth token      -> "auth" "token"
- * - a trailing * is a prefix:   migr*           -> "migr"*
- * - "quoted text" is a phrase:  "login flow"    -> "login flow"
- * - punctuated words stay tight: auth.ts        -> "auth ts" (a phrase, as the index sees it)
+ * - Terms are ORed and ranked by BM25, so a question finds rows that share only some of its words.
+ * - Function words and question words are left out (stop-words.ts) unless nothing else is left.
+ * - Words are stemmed by the index's porter tokenizer (the query goes through the same one), and a
+ *   word of 4+ letters also matches as a prefix (`auth` finds `authentication`).
+ * - Code terms: `parseConfig` and `parse_config` find each other, `read-only` finds `readonly`,
+ *   `--dry-run` is `dry run`, paths and `file.ts` are phrases of their parts.
+ * - "quoted text" must occur, word for word (search.ts checks the exact words; see exactPhrases).
+ * - `migr*` is an explicit prefix.
  */
+import { isStopWord } from './stop-words.js';
 
 const MAX_TERMS = 16;
 const MAX_TOKEN_CHARS = 64;
+const AUTO_PREFIX_MIN = 4;
 // Word characters as the unicode61 tokenizer sees them (letters, numbers, marks, private use).
 export const WORD_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+const CAMEL_RE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 
-export interface QueryPhrase {
+/** One way a term can match: a single token or a phrase of tokens, the last one maybe a prefix. */
+export interface Alt {
   tokens: string[];
-  /** The last token is a prefix (`migr*`). */
   prefix: boolean;
 }
 
-function tokens(text: string): string[] {
+export interface QueryTerm {
+  /** What the user wrote for this term. */
+  text: string;
+  /** Matches when any alternative does. */
+  alts: Alt[];
+  /** A quoted phrase: rows without it are not results. */
+  required: boolean;
+}
+
+export interface ParsedQuery {
+  terms: QueryTerm[];
+  /** Quoted phrases as folded words, for the exact check (the index matches stems). */
+  exact: string[][];
+}
+
+export const fold = (w: string): string => w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+function tokensOf(text: string): string[] {
   return (text.match(WORD_RE) ?? []).map((t) => t.slice(0, MAX_TOKEN_CHARS));
 }
 
-/** The phrases of `input`, in order; at most 16, none empty. */
-export function parseQuery(input: string): QueryPhrase[] {
-  const phrases: QueryPhrase[] = [];
-  // Split into "quoted phrases" and bare words; an unbalanced quote runs to the end.
-  const parts = String(input).normalize('NFC').match(/"[^"]*(?:"\*?)?|[^\s"]+/g) ?? [];
-  for (const part of parts) {
-    if (phrases.length >= MAX_TERMS) break;
-    const quoted = part.startsWith('"');
-    const body = quoted ? part.slice(1).replace(/"\*?$/, '') : part;
-    const words = tokens(body);
-    if (!words.length) continue;
-    const prefix = quoted ? /"\*$|\*\s*$/.test(part) : /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u.test(part);
-    phrases.push({ tokens: words, prefix });
+/** `parseConfig` → parse, config; `HTTPServer` → http, server; `v2beta` → v, 2, beta. */
+export function camelParts(word: string): string[] {
+  if (!CAMEL_RE.test(word)) return [];
+  const parts = word
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, (_m, a, b, c, d) => (a ? `${a} ${b}` : `${c} ${d}`))
+    .split(' ')
+    .filter(Boolean);
+  return parts.length > 1 ? parts.map(fold) : [];
+}
+
+const single = (t: string, prefix = false): Alt => ({ tokens: [fold(t)], prefix });
+
+/** The alternatives of one bare chunk of the query (no whitespace in it). */
+function chunkAlts(chunk: string): { alts: Alt[]; stop: boolean } {
+  const explicitPrefix = /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u.test(chunk);
+  const words = tokensOf(chunk);
+  if (!words.length) return { alts: [], stop: false };
+  if (words.length === 1) {
+    const w = words[0];
+    if (explicitPrefix) return { alts: [single(w, true)], stop: false };
+    const parts = camelParts(w);
+    if (parts.length) return { alts: [single(w), { tokens: parts, prefix: false }], stop: false };
+    const f = fold(w);
+    if (isStopWord(f)) return { alts: [single(w)], stop: true };
+    return { alts: f.length >= AUTO_PREFIX_MIN ? [single(w), single(w, true)] : [single(w)], stop: false };
   }
-  return phrases;
+  const folded = words.map(fold);
+  const alts: Alt[] = [{ tokens: folded, prefix: explicitPrefix }];
+  // Words joined by - or _ only (read-only, parse_config, --dry-run): also the joined word.
+  if (/^[-_#@]*[\p{L}\p{N}\p{M}]+(?:[-_]+[\p{L}\p{N}\p{M}]+)+\*?$/u.test(chunk)) alts.push({ tokens: [folded.join('')], prefix: false });
+  // A path: its last part alone too (`src/config/loader.ts` is also `loader.ts`).
+  const segments = chunk.split(/[\\/]+/).filter(Boolean);
+  if (segments.length > 1) {
+    const last = tokensOf(segments[segments.length - 1]).map(fold);
+    if (last.length && last.length < folded.length) alts.push({ tokens: last, prefix: false });
+  }
+  return { alts, stop: false };
 }
 
-/** One phrase in FTS5 syntax: `"a b"` or `"a"*`. Tokens hold word characters only, so no escaping is needed. */
-export function phraseToFts(p: QueryPhrase): string {
-  return `"${p.tokens.join(' ')}"${p.prefix ? '*' : ''}`;
+const altKey = (a: Alt): string => `${a.tokens.join(' ')}${a.prefix ? '*' : ''}`;
+
+/** The terms of `input`, in order; at most 16. */
+export function parseQuery(input: string): ParsedQuery {
+  const terms: QueryTerm[] = [];
+  const stops: QueryTerm[] = [];
+  const exact: string[][] = [];
+  const seen = new Set<string>();
+  // "quoted phrases" and bare chunks; an unbalanced quote runs to the end.
+  const parts = String(input).normalize('NFC').match(/"[^"]*(?:"\*?)?|[^\s",;]+/g) ?? [];
+  for (const part of parts) {
+    if (terms.length >= MAX_TERMS) break;
+    if (part.startsWith('"')) {
+      const words = tokensOf(part.slice(1).replace(/"\*?$/, '')).map(fold);
+      if (!words.length) continue;
+      const alt: Alt = { tokens: words, prefix: /"\*$/.test(part) };
+      if (seen.has(`"${altKey(alt)}`)) continue;
+      seen.add(`"${altKey(alt)}`);
+      terms.push({ text: part, alts: [alt], required: true });
+      if (!alt.prefix) exact.push(words);
+      continue;
+    }
+    const { alts, stop } = chunkAlts(part.replace(/[?!.,:;)\]}'`]+$/u, '').replace(/^[(['`]+/u, ''));
+    if (!alts.length) continue;
+    const key = alts.map(altKey).join('|');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    (stop ? stops : terms).push({ text: part, alts, required: false });
+  }
+  // A query of nothing but function words still searches for them.
+  if (!terms.length) terms.push(...stops.slice(0, MAX_TERMS));
+  return { terms, exact };
 }
 
-/** The FTS5 expression for `input` (its phrases, ANDed), or null when it holds no searchable word. */
-export function toFtsQuery(input: string): string | null {
-  const terms = parseQuery(input).map(phraseToFts);
-  return terms.length ? terms.join(' ') : null;
+/** One alternative in FTS5 syntax: `"a b"` or `"a"*`. Tokens hold word characters only, so no escaping is needed. */
+export function altToFts(a: Alt): string {
+  return `"${a.tokens.join(' ')}"${a.prefix ? '*' : ''}`;
+}
+
+/**
+ * A term in FTS5 syntax. Tokens that start with z could meet a filter tag (tags.ts): those are
+ * confined to the text columns. (A column filter on every term would make BM25 slower.)
+ */
+export function termToFts(t: QueryTerm, textColumns: string): string {
+  const alts = t.alts.map((a) => (/^z/.test(a.tokens[0]) ? `${textColumns} : ${altToFts(a)}` : altToFts(a)));
+  return alts.length === 1 ? alts[0] : `(${alts.join(' OR ')})`;
+}
+
+/** Required terms ANDed, the others ORed: `req AND (a OR b)`; null when nothing is searchable. */
+export function toFtsExpression(terms: readonly QueryTerm[], textColumns: string): string | null {
+  const required = terms.filter((t) => t.required).map((t) => termToFts(t, textColumns));
+  const optional = terms.filter((t) => !t.required).map((t) => termToFts(t, textColumns));
+  if (!required.length) return optional.length > 1 ? `(${optional.join(' OR ')})` : optional[0] ?? null;
+  if (!optional.length) return required.join(' AND ');
+  // With a required phrase, the other terms only rank: ORed with the phrase, they are never needed,
+  // and BM25 counts every phrase of the expression that a row holds.
+  return `${required.join(' AND ')} AND (${[required[0], ...optional].join(' OR ')})`;
+}
+
+/** The FTS5 expression for `input`, or null when it holds no searchable word (tests and tools). */
+export function toFtsQuery(input: string, textColumns = '{head body files extra}'): string | null {
+  return toFtsExpression(parseQuery(input).terms, textColumns);
+}
+
+/** True when `text` holds every phrase as the same words in the same order (case and accents folded). */
+export function hasExactPhrases(text: string, phrases: readonly string[][]): boolean {
+  if (!phrases.length) return true;
+  const words = tokensOf(text).map(fold);
+  return phrases.every((p) => {
+    for (let i = 0; i + p.length <= words.length; i++) {
+      let j = 0;
+      while (j < p.length && words[i + j] === p[j]) j++;
+      if (j === p.length) return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * The words the index should also find a row by: each compound's joined form (`read-only` →
+ * readonly, `parse_config` → parseconfig) and each camelCase word's parts (`parseConfig` →
+ * parse config). Indexed in a column of their own, so phrases in the text stay adjacent.
+ */
+export function compoundWords(text: string | null | undefined, maxChars = 4000): string {
+  if (!text) return '';
+  const out = new Set<string>();
+  let size = 0;
+  const add = (w: string) => {
+    if (size > maxChars || out.has(w)) return;
+    out.add(w);
+    size += w.length + 1;
+  };
+  // One character class, so the scan stays linear on long runs of letters.
+  for (const m of text.matchAll(/[\p{L}\p{N}_-]+/gu)) {
+    if (m[0].length > MAX_TOKEN_CHARS * 4 || !/[\p{L}\p{N}][-_]+[\p{L}\p{N}]/u.test(m[0])) continue;
+    const parts = tokensOf(m[0]);
+    if (parts.length <= 6) add(fold(parts.join('')));
+    if (size > maxChars) break;
+  }
+  for (const m of text.matchAll(WORD_RE)) {
+    if (m[0].length < 4 || m[0].length > MAX_TOKEN_CHARS) continue;
+    for (const p of camelParts(m[0])) add(p);
+    if (size > maxChars) break;
+  }
+  return [...out].join(' ');
 }

@@ -33,6 +33,7 @@ const MAX_TITLE_CHARS = 500;
 const MAX_ASSISTANT_CHARS = 8_000;
 const DIGEST_PROMPTS = 50;
 const DIGEST_OBSERVATIONS = 300;
+const DIGEST_ASSISTANT = 40;
 const MEMORY_TITLE_CHARS = 80;
 /** SaveMemoryInput.host is optional but every session belongs to a host. */
 export const DEFAULT_MEMORY_HOST: HostId = 'claude-code';
@@ -141,6 +142,11 @@ function prepareStatements(db: Database.Database) {
     reopen: p(`UPDATE sessions SET ended_at = NULL, end_reason = NULL WHERE id = ? AND ended_at IS NOT NULL AND ended_at < ?`),
     setAssistant: p('UPDATE sessions SET last_assistant_message = ? WHERE id = ?'),
     turnState: p('SELECT last_assistant_message AS lastAssistant, end_reason AS endReason FROM sessions WHERE id = ?'),
+    sameAssistant: p('SELECT 1 FROM assistant_messages WHERE session_id = ? AND prompt_number IS ? AND text = ?'),
+    insertAssistant: p(`INSERT INTO assistant_messages (session_id, event_id, host, project, prompt_number, text, tags, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    digestAssistant: p(`SELECT text FROM (SELECT id, text FROM assistant_messages WHERE session_id = ?
+      ORDER BY id DESC LIMIT ${DIGEST_ASSISTANT}) ORDER BY id`),
     endSession: p(`UPDATE sessions SET ended_at = CASE WHEN ended_at IS NULL OR ended_at < @at THEN @at ELSE ended_at END,
         end_reason = coalesce(@reason, end_reason) WHERE id = @id
       RETURNING last_assistant_message AS lastAssistant, end_reason AS endReason`),
@@ -285,7 +291,7 @@ export class Ingestor {
         this.addPrompt(stored, session, eventId, at, stored.prompt ?? '', false);
         break;
       case 'assistant_message':
-        if (stored.message) this.s.setAssistant.run(clip(stored.message, MAX_ASSISTANT_CHARS), session.id);
+        if (stored.message?.trim()) this.addAssistantMessage(stored, session, eventId, at);
         break;
       case 'session_end':
         this.endSession(stored, session, at);
@@ -364,6 +370,18 @@ export class Ingestor {
     this.s.setTurn.run(number, priv ? 1 : 0, session.id);
     session.promptCount = number;
     session.privateTurn = priv ? 1 : 0;
+  }
+
+  /**
+   * Every reply of a turn is kept and indexed: an early one often names the cause. The same text
+   * captured twice in one turn (a hook and a transcript of the same session) is stored once.
+   */
+  private addAssistantMessage(e: CaptureEvent, session: SessionDbState, eventId: number, at: string): void {
+    const text = clip(e.message!.trim(), MAX_ASSISTANT_CHARS);
+    this.s.setAssistant.run(text, session.id);
+    const turn = session.promptCount || null;
+    if (this.s.sameAssistant.get(session.id, turn, text)) return;
+    this.s.insertAssistant.run(session.id, eventId, e.host, session.project, turn, text, rowTags(e.host, session.project), at);
   }
 
   private observeSafely(e: CaptureEvent): ObservationDraft | null {
@@ -462,9 +480,10 @@ export class Ingestor {
         concepts: parseList(r.concepts), toolName: r.tool_name, toolUseId: r.tool_use_id,
       }),
     );
-    if (!prompts.length && !observations.length && !ended.lastAssistant) return;
+    const assistantMessages = (this.s.digestAssistant.all(session.id) as { text: string }[]).map((r) => r.text);
+    if (!prompts.length && !observations.length && !ended.lastAssistant && !assistantMessages.length) return;
     const digest: SessionDigest = {
-      host: e.host, project: session.project, prompts, observations,
+      host: e.host, project: session.project, prompts, observations, assistantMessages,
       lastAssistantMessage: ended.lastAssistant ?? undefined, endReason: ended.endReason ?? undefined,
     };
     const s = this.deps.summarize(digest);

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
+import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE, INDEXED_SOURCES, indexInsertSql, indexTriggers, ROW_TAGS_FN } from './search-layout.js';
 
 export interface Migration {
   version: number;
@@ -195,6 +196,57 @@ INSERT INTO fts_state (name, upto) VALUES ('observations', 0), ('prompts', 0);
 ${ftsTriggers('observations', 'observations_fts', OBS_FTS_COLS, true)}
 ${ftsTriggers('prompts', 'prompts_fts', PROMPT_FTS_COLS, true)}
 ${ftsTriggers('summaries', 'summaries_fts', 'text, tags', false)}
+`,
+  },
+  {
+    version: 2,
+    name: 'assistant messages, one stemmed search index, context given per session',
+    up: `
+-- Every assistant message of a turn (bounded, after privacy), not only the session's last one.
+CREATE TABLE assistant_messages (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  event_id INTEGER,
+  host TEXT NOT NULL,
+  project TEXT NOT NULL,
+  prompt_number INTEGER,
+  text TEXT NOT NULL,
+  tags TEXT NOT NULL DEFAULT '',
+  created_at TEXT NOT NULL
+);
+CREATE INDEX assistant_messages_session ON assistant_messages(session_id, prompt_number);
+INSERT INTO assistant_messages (session_id, host, project, prompt_number, text, tags, created_at)
+  SELECT s.id, s.host, s.project, nullif(s.prompt_count, 0), s.last_assistant_message,
+    ${ROW_TAGS_FN}(s.host, s.project),
+    coalesce(s.ended_at, s.started_at)
+  FROM sessions s WHERE s.last_assistant_message IS NOT NULL AND s.last_assistant_message != '';
+
+-- What the context hooks already gave a session (context.ts): not given twice.
+CREATE TABLE context_given (
+  host TEXT NOT NULL,
+  host_session_id TEXT NOT NULL,
+  item TEXT NOT NULL, -- 'project' for the project block, else kind:id
+  at TEXT NOT NULL,
+  PRIMARY KEY (host, host_session_id, item)
+) WITHOUT ROWID;
+CREATE INDEX context_given_at ON context_given(at);
+
+DROP TRIGGER observations_fts_ad;
+DROP TRIGGER observations_fts_au;
+DROP TRIGGER prompts_fts_ad;
+DROP TRIGGER prompts_fts_au;
+DROP TRIGGER summaries_fts_ai;
+DROP TRIGGER summaries_fts_ad;
+DROP TRIGGER summaries_fts_au;
+DROP TABLE observations_fts;
+DROP TABLE prompts_fts;
+DROP TABLE summaries_fts;
+
+CREATE VIRTUAL TABLE ${FTS_TABLE} USING fts5(${FTS_COLUMNS}, content = '', contentless_delete = 1, ${FTS_TOKENIZE});
+INSERT OR IGNORE INTO fts_state (name, upto) VALUES ('assistant_messages', 0), ('summaries', 0);
+${INDEXED_SOURCES.map((src) => `${indexInsertSql(src, '1')};
+UPDATE fts_state SET upto = (SELECT coalesce(max(id), 0) FROM ${src.table}) WHERE name = '${src.table}';
+${indexTriggers(src)}`).join('\n')}
 `,
   },
   {

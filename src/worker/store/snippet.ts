@@ -1,15 +1,15 @@
 /**
  * Search snippets, built from the row's text in JavaScript: asking FTS5 for snippet() re-runs the
  * whole query once per hit, which for a prefix query means merging every matching word's list
- * again. Matching here folds case and accents like the unicode61 tokenizer does.
+ * again. Matching here folds case and accents like the unicode61 tokenizer does and compares
+ * English stems like its porter stage, so `failing` is highlighted for a query `fails`.
  */
-import { WORD_RE, type QueryPhrase } from './fts-query.js';
+import { stemmer } from 'stemmer';
+import { fold, WORD_RE, type ParsedQuery } from './fts-query.js';
 
 const WINDOW_WORDS = 16;
 const LEAD_WORDS = 3;
 const MAX_SCAN_CHARS = 20_000;
-
-const fold = (w: string): string => w.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 interface Word {
   start: number;
@@ -17,16 +17,23 @@ interface Word {
   hit: boolean;
 }
 
-function matcher(phrases: QueryPhrase[]): (folded: string) => boolean {
+/** Whether a (folded) word of the text matches a word of the query. */
+export function matcher(q: ParsedQuery): (folded: string) => boolean {
   const exact = new Set<string>();
+  const stems = new Set<string>();
   const prefixes: string[] = [];
-  for (const p of phrases) {
-    p.tokens.forEach((t, i) => {
-      if (p.prefix && i === p.tokens.length - 1) prefixes.push(fold(t));
-      else exact.add(fold(t));
-    });
+  for (const t of q.terms) {
+    for (const a of t.alts) {
+      a.tokens.forEach((tok, i) => {
+        if (a.prefix && i === a.tokens.length - 1) prefixes.push(tok);
+        else {
+          exact.add(tok);
+          stems.add(stemmer(tok));
+        }
+      });
+    }
   }
-  return (w) => exact.has(w) || prefixes.some((p) => w.startsWith(p));
+  return (w) => exact.has(w) || stems.has(stemmer(w)) || prefixes.some((p) => w.startsWith(p));
 }
 
 function words(text: string, isHit: (w: string) => boolean): Word[] {
@@ -37,10 +44,11 @@ function words(text: string, isHit: (w: string) => boolean): Word[] {
   return out;
 }
 
-/** A case-insensitive search for any query word, to find the spot in a long text. */
-function locator(phrases: QueryPhrase[]): RegExp {
-  const alts = phrases.flatMap((p) => p.tokens).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})`, 'iu');
+/** A case-insensitive search for any query word (or its stem), to find the spot in a long text. */
+function locator(q: ParsedQuery): RegExp {
+  const alts = q.terms.flatMap((t) => t.alts.flatMap((a) => a.tokens)).flatMap((t) => [t, stemmer(t)])
+    .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...new Set(alts)].join('|')})`, 'iu');
 }
 
 /** The part of a long text around its first match (or its head); the window starts well after the cut. */
@@ -55,9 +63,9 @@ function around(text: string, locate: RegExp): string {
  * A window of about 16 words around the first match, matches in **bold**, `…` where text was
  * cut. Looks through `fields` in order and uses the one with the most matches; null when none.
  */
-export function makeSnippet(fields: readonly (string | null | undefined)[], phrases: QueryPhrase[]): string | null {
-  const isHit = matcher(phrases);
-  const locate = locator(phrases);
+export function makeSnippet(fields: readonly (string | null | undefined)[], q: ParsedQuery): string | null {
+  const isHit = matcher(q);
+  const locate = locator(q);
   let best: { text: string; ws: Word[]; hits: number } | null = null;
   for (const field of fields) {
     if (!field) continue;

@@ -11,7 +11,8 @@ import { sanitizeEvent } from '../../shared/privacy.js';
 import { observe, summarize } from '../observer/index.js';
 import { projectFor } from '../project.js';
 import { addDeadLetter, listDeadLetters, readCheckpoint, writeCheckpoint } from './checkpoints.js';
-import { buildContext } from './context.js';
+import { buildContext, emptyContext } from './context.js';
+import { ContextGiven, contextForSession } from './context-prompt.js';
 import { isBusyError, openError, StoreError } from './errors.js';
 import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
 import { readTraffic, writeKindActivity } from './traffic.js';
@@ -20,13 +21,14 @@ import {
   OBSERVATION_COLUMNS, PROMPT_COLUMNS, toObservation, toPrompt, toSession,
   type ObservationDbRow, type PromptDbRow, type SessionDbRow,
 } from './rows.js';
-import { FtsIndexer } from './fts-index.js';
+import { FtsIndexer, rebuildSearchIndex } from './fts-index.js';
+import { registerSearchFunctions } from './search-layout.js';
 import { Searcher } from './search.js';
 import { StatementCache } from './statements.js';
 import { Timeline } from './timeline.js';
 import type {
   ContextQuery, ContextResult, DeadLetter, IngestResult, MemoryStore, Observation, PromptRow, SaveMemoryInput,
-  SearchHit, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TranscriptCheckpoint,
+  SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TranscriptCheckpoint,
 } from './types.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
@@ -74,6 +76,7 @@ export class SqliteStore implements MemoryStore {
   private ingestTxn?: Database.Transaction<(evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => IngestResult>;
   private readonly searcher: Searcher;
   private readonly timelineReader: Timeline;
+  private readonly contextGiven: ContextGiven;
   private readonly indexer: FtsIndexer | null;
   private indexTimer: NodeJS.Timeout | null = null;
   private written = 0; // events stored since the last index flush (an estimate: cheap to keep)
@@ -127,8 +130,9 @@ export class SqliteStore implements MemoryStore {
     this.db = db;
     this.indexer = indexer;
     this.stmts = new StatementCache(db);
-    this.searcher = new Searcher(this.stmts);
+    this.searcher = new Searcher(this.stmts, this.deps.now);
     this.timelineReader = new Timeline(this.stmts);
+    this.contextGiven = new ContextGiven(this.stmts, this.deps.now);
   }
 
   private get ingestion(): Ingestor {
@@ -236,13 +240,7 @@ export class SqliteStore implements MemoryStore {
 
   /** Rebuilds the search indexes from the tables (repair). */
   rebuildSearchIndex(): void {
-    this.db.transaction(() => {
-      for (const fts of ['observations_fts', 'prompts_fts', 'summaries_fts']) {
-        this.db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('rebuild')`).run();
-      }
-      this.db.prepare(`UPDATE fts_state SET upto = (SELECT coalesce(max(id), 0) FROM observations) WHERE name = 'observations'`).run();
-      this.db.prepare(`UPDATE fts_state SET upto = (SELECT coalesce(max(id), 0) FROM prompts) WHERE name = 'prompts'`).run();
-    }).immediate();
+    this.db.transaction(() => rebuildSearchIndex(this.db)).immediate();
   }
 
   /**
@@ -296,7 +294,7 @@ export class SqliteStore implements MemoryStore {
     return listDeadLetters(this.stmts, limit);
   }
 
-  search(query: SearchQuery): SearchHit[] {
+  search(query: SearchQuery): SearchAnswer {
     this.indexQuietly();
     return this.searcher.search(query);
   }
@@ -353,8 +351,12 @@ export class SqliteStore implements MemoryStore {
         .get({ sid: query.hostSessionId, host: query.host ?? null }) as { project: string } | undefined;
       project = r?.project ?? '';
     }
-    if (!project) return { project: '', text: '', observationIds: [], summaryId: null, approxTokens: 0 };
-    return buildContext(this.stmts, { ...query, project });
+    if (!project) return emptyContext('');
+    const q = { ...query, project };
+    // A read-only reader (MCP without a worker) cannot record what it gave: the project block then.
+    if (!this.indexer || !query.mode || !query.hostSessionId) return buildContext(this.stmts, q);
+    if (query.mode === 'prompt') this.indexQuietly();
+    return this.db.transaction(() => contextForSession(this.stmts, this.searcher, this.contextGiven, q)).immediate();
   }
 
   /**
@@ -454,6 +456,8 @@ export function configureConnection(db: Database.Database, dbPath: string, reado
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   }
+  // The search index's SQL calls these (search-layout.ts).
+  registerSearchFunctions(db);
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -32000');

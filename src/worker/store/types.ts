@@ -91,29 +91,70 @@ export interface IngestResult {
   rejected: IngestRejection[]; // permanent: never acceptable as given
 }
 
+export type SearchType = ObservationType | 'prompt' | 'assistant' | 'summary';
+
 export interface SearchQuery {
-  query: string; // words; prefix `foo*` works; empty = recent
-  project?: string;
+  query: string; // a question or a few words; "quoted phrase" must occur; `foo*` is a prefix; empty = recent
+  project?: string; // only this project (callers default it to the caller's project)
+  /** With a project that has no match: search every project instead (the answer says so). */
+  widen?: boolean;
   host?: HostId;
-  type?: ObservationType | 'prompt' | 'summary';
+  type?: SearchType;
   since?: string; // ISO date or time, inclusive
   until?: string; // ISO date or time, inclusive
   file?: string; // path or suffix of a file read/modified
-  limit?: number; // default 20, max 200
+  /** The asking session (host + its id): files it touched rank higher. */
+  sessionHost?: HostId;
+  hostSessionId?: string;
+  limit?: number; // sessions, default 10, max 200
   offset?: number;
 }
 
-export interface SearchHit {
-  kind: 'observation' | 'prompt' | 'summary';
+/** One matching row: the evidence a result rests on. Ids are per kind. */
+export interface SearchEvidence {
+  kind: 'observation' | 'prompt' | 'assistant' | 'summary';
   id: number;
+  type: string; // the observation type, or the kind
   title: string;
-  snippet: string;
+  snippet: string; // matched words in **bold**
+  promptNumber: number | null;
+  files: string[];
+  createdAt: string;
+}
+
+/** A turn of a result: what was asked, how the agent answered, the rows that matched. */
+export interface SearchTurn {
+  promptNumber: number | null; // null: rows outside any turn (summary, saved notes)
+  promptId: number | null;
+  request: string;
+  outcome: string; // the turn's last reply ('' when none was captured)
+  outcomeId: number | null; // its assistant message id
+  evidence: SearchEvidence[];
+}
+
+/** One session answering the query, best first. */
+export interface SearchResult {
+  sessionId: number;
+  hostSessionId: string;
   host: HostId;
   project: string;
-  hostSessionId: string;
-  type: string;
-  createdAt: string;
-  score: number; // BM25, lower is better as SQLite reports it; already sorted best first
+  startedAt: string;
+  endedAt: string | null;
+  summaryId: number | null;
+  request: string; // what the session was asked (summary, else its first prompt)
+  outcome: string; // how it ended (summary, else its last reply)
+  turns: SearchTurn[];
+  files: string[]; // files of the evidence
+  createdAt: string; // time of the best evidence
+  score: number; // higher is better; already sorted best first
+}
+
+export interface SearchAnswer {
+  results: SearchResult[];
+  /** The project searched; null = all projects. */
+  project: string | null;
+  /** True when the project had no match and every project was searched instead. */
+  widened: boolean;
 }
 
 export interface TimelineQuery {
@@ -141,6 +182,14 @@ export interface ContextQuery {
   cwd?: string;
   host?: HostId;
   hostSessionId?: string; // the session asking (excluded from "recent")
+  /**
+   * Who asks: 'session' = a session (re)starts: the project memory, recorded as given to this
+   * session; 'prompt' = a prompt was submitted: the project memory if this session has not had it,
+   * else only memory relevant to `prompt` and not given yet (often nothing). Omitted: the project
+   * memory, nothing recorded (mem_context).
+   */
+  mode?: 'session' | 'prompt';
+  prompt?: string; // the submitted prompt (mode 'prompt')
   maxTokens?: number; // default 1500; approx 4 chars per token
   limit?: number; // recent observations, default 20
 }
@@ -149,7 +198,11 @@ export interface ContextResult {
   project: string;
   text: string; // ready to inject; '' when there is nothing
   observationIds: number[];
-  summaryId: number | null;
+  summaryId: number | null; // the newest summary shown
+  summaryIds?: number[]; // every summary shown
+  sessionIds?: number[]; // the past sessions shown (internal row ids)
+  /** What was given: the project memory, memory relevant to the prompt, or nothing. */
+  kind?: 'project' | 'relevant' | 'none';
   approxTokens: number;
 }
 
@@ -213,7 +266,7 @@ export interface MemoryStore {
   addDeadLetter(letter: DeadLetter): number;
   listDeadLetters(limit?: number): DeadLetter[];
 
-  search(query: SearchQuery): SearchHit[];
+  search(query: SearchQuery): SearchAnswer;
   timeline(query: TimelineQuery): TimelineItem[];
   getObservations(ids: number[]): Observation[];
   getPrompts(ids: number[]): PromptRow[];

@@ -3,6 +3,7 @@
  * (src/mcp), described in plain JSON Schema so any host can take them (OpenCode V1 `tool.args`
  * and `tool.definition`, OpenCode V2 `editor.add({input})`, Pi `registerTool({parameters})`).
  */
+import { SEARCH_DESCRIPTION } from '../../../src/mcp/format.js';
 import type { ObservationType } from '../../../src/worker/store/types.js';
 
 export type RecallToolName = 'mem_search' | 'mem_timeline' | 'mem_get_observations' | 'mem_save' | 'mem_context';
@@ -21,8 +22,8 @@ export interface RecallToolSpec {
   readOnly: boolean;
 }
 
-export const SEARCH_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'summary'] as const satisfies
-  readonly (ObservationType | 'prompt' | 'summary')[];
+export const SEARCH_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'assistant', 'summary'] as const satisfies
+  readonly (ObservationType | 'prompt' | 'assistant' | 'summary')[];
 
 const str = (description: string, maxLength = 1000): JsonSchema => ({ type: 'string', maxLength, description });
 const int = (description: string, minimum: number, maximum: number): JsonSchema => ({ type: 'integer', minimum, maximum, description });
@@ -38,22 +39,20 @@ export const RECALL_TOOLS: readonly RecallToolSpec[] = [
     name: 'mem_search',
     title: 'Search memory',
     readOnly: true,
-    description:
-      'Search the memory shared by every coding agent on this machine (OpenCode, Claude Code, Codex, Cursor, ...): commands run, files read '
-      + 'and edited, user prompts, session summaries and notes saved with mem_save. Use it before starting work to learn how something was '
-      + 'done before, why a decision was made or what failed last time. Searches ALL projects unless "project" is given ("." = the current '
-      + 'project). Returns compact hits with ids. Work in 3 steps: 1) mem_search to find ids, 2) mem_timeline {anchor: id} to see what '
-      + 'happened around a hit, 3) mem_get_observations {ids} for full details of only the ones that matter.',
+    description: SEARCH_DESCRIPTION,
     parameters: object({
-      query: str('Words to look for (all words are matched, ranked by relevance; "refact*" matches prefixes). Empty string = most recent items.'),
-      project: str('Omitted or "*" = all projects (default). "." = the current project. Otherwise a project id as shown in results.', 500),
+      query: str('A few distinctive words: names, errors, files, tools ("arm64 runner build", "parseConfig", "src/config/loader.ts"). '
+        + 'Ranked by relevance; not every word must match; stems match ("failing" finds "failed"); "quoted phrase" must occur; '
+        + '"refact*" matches prefixes. Empty string = the most recent sessions.'),
+      project: str('Omitted or "." = the current project (when it has no match, every project is searched and the answer says so). '
+        + '"*" = all projects. Otherwise a project id as shown in results.', 500),
       host,
-      type: { type: 'string', enum: [...SEARCH_TYPES], description: 'Only this kind: command, read, edit, search, web, mcp, agent, tool, memory, note, prompt or summary.' },
+      type: { type: 'string', enum: [...SEARCH_TYPES], description: 'Only this kind: command, read, edit, search, web, mcp, agent, tool, memory, note, prompt, assistant (what the agent replied) or summary.' },
       since,
       until,
       file: str('Only items that read or modified this file (absolute path or a suffix such as "src/app.ts").'),
-      limit: int('How many results (1-100, default 20).', 1, 100),
-      offset: int('Skip this many results, to page through (default 0).', 0, 10_000),
+      limit: int('How many sessions (1-50, default 8).', 1, 50),
+      offset: int('Skip this many sessions, to page through (default 0).', 0, 10_000),
     }, ['query']),
   },
   {

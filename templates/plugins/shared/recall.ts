@@ -8,14 +8,15 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { HookLog } from '../../../src/hook/debug-log.js';
 import type { Endpoint, WorkerLink } from '../../../src/hook/link.js';
-import { resolveHostArg, resolveProjectArg, resolveTimeArg, ToolInputError } from '../../../src/mcp/args.js';
+import { CURRENT_PROJECT, resolveHostArg, resolveProjectArg, resolveTimeArg, ToolInputError } from '../../../src/mcp/args.js';
 import {
-  contextText, observationsText, observationText, searchText, timelineText, toObservation, toSearchResult, toTimelineItem,
+  contextText, observationsText, observationText, searchText, timelineText, toObservation, toSearchResults, toTimelineItem,
 } from '../../../src/mcp/format.js';
 import type { HostId } from '../../../src/shared/hosts.js';
 import { workerError, workerRequest } from '../../../src/shared/worker-client.js';
 import { projectFor } from '../../../src/worker/project.js';
-import type { ContextResult, Observation, SearchHit, TimelineItem } from '../../../src/worker/store/types.js';
+import { searchParams } from '../../../src/shared/search-params.js';
+import type { ContextResult, Observation, SearchAnswer, SearchQuery, TimelineItem } from '../../../src/worker/store/types.js';
 import { isRecallToolName, SEARCH_TYPES } from './recall-specs.js';
 
 /** How long a tool call waits for a worker it had to start. */
@@ -99,15 +100,19 @@ export function createRecall(host: HostId, link: WorkerLink, log: HookLog): Reca
   const tools: Record<string, (a: Args, c: RecallCallContext) => Promise<string>> = {
     async mem_search(a, c) {
       const q = optStr(a, 'query') ?? '';
-      const project = resolveProjectArg(optStr(a, 'project'), () => projectFor(c.cwd), 'all');
+      const asked = optStr(a, 'project')?.trim();
+      const project = resolveProjectArg(asked, () => projectFor(c.cwd), 'current');
       const type = optStr(a, 'type');
       if (type && !(SEARCH_TYPES as readonly string[]).includes(type)) throw new ToolInputError(`"type" must be one of: ${SEARCH_TYPES.join(', ')}.`);
       const offset = optInt(a, 'offset', 0, 10_000) ?? 0;
-      const body = await call<{ results?: SearchHit[] }>('GET', `/api/search${query({
-        q, project, host: resolveHostArg(optStr(a, 'host')), type, since: resolveTimeArg('since', optStr(a, 'since')),
-        until: resolveTimeArg('until', optStr(a, 'until')), file: optStr(a, 'file'), limit: optInt(a, 'limit', 1, 100) ?? 20, offset,
-      })}`);
-      return searchText((body?.results ?? []).map(toSearchResult), q, project, offset);
+      const body = await call<SearchAnswer>('GET', `/api/search${query(searchParams({
+        query: q, project, widen: !asked || CURRENT_PROJECT.includes(asked.toLowerCase()), host: resolveHostArg(optStr(a, 'host')),
+        type: type as SearchQuery['type'], since: resolveTimeArg('since', optStr(a, 'since')), until: resolveTimeArg('until', optStr(a, 'until')),
+        file: optStr(a, 'file'), hostSessionId: c.sessionId, sessionHost: c.sessionId ? host : undefined,
+        limit: optInt(a, 'limit', 1, 50) ?? 8, offset,
+      }))}`);
+      const { results, widened } = toSearchResults(body);
+      return searchText(results, q, project, offset, widened);
     },
     async mem_timeline(a, c) {
       const anchor = optInt(a, 'anchor', 1, Number.MAX_SAFE_INTEGER);
