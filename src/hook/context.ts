@@ -70,14 +70,18 @@ export async function fetchContext(req: ContextRequest, link: WorkerLink, log: H
     if (timeoutMs < MIN_FETCH_MS) return '';
     const q = new URLSearchParams({ cwd: req.cwd, host: req.host });
     if (req.sessionId) q.set('session', req.sessionId);
-    const res = await liteRequest({ port: endpoint.port, token: endpoint.token, method: 'GET', path: `/api/context?${q}`, timeoutMs });
+    const res = await liteRequest({ port: endpoint.port, auth: endpoint.auth, method: 'GET', path: `/api/context?${q}`, timeoutMs });
     if (res.status < 200 || res.status >= 300) {
       log.detail(`context: worker answered ${res.status}`);
       return '';
     }
     return contextText(res.body);
   } catch (err) {
-    log.detail(`context: ${errorText(err)}`);
+    // An answer without the worker's proof is never shown to the agent.
+    if ((err as { code?: unknown }).code === 'unproven_answer') {
+      link.markDown();
+      log.problem(`context: ${errorText(err)}`);
+    } else log.detail(`context: ${errorText(err)}`);
     return '';
   }
 }

@@ -20,11 +20,11 @@ async function viaWorker(paths: DataPaths, q: SearchQuery): Promise<{ hits: Sear
   put('until', q.until); put('file', q.file); put('limit', q.limit); put('offset', q.offset);
   try {
     const res = await workerRequest<{ results?: SearchHit[] }>({
-      port: w.port, token: w.token, path: `/api/search?${params}`, timeoutMs: 10_000,
+      port: w.port, auth: w.auth, path: `/api/search?${params}`, timeoutMs: 10_000,
     });
     if (res.status === 200 && Array.isArray(res.body?.results)) return { hits: res.body.results };
     const error = workerError(res.body);
-    if (res.status === 400) throw new UsageError(error?.message ?? 'invalid search');
+    if (res.status === 400 && res.verified) throw new UsageError(error?.message ?? 'invalid search');
     return { why: `worker answered ${res.status}${error ? `: ${error.message}` : ''}` };
   } catch (err) {
     if (err instanceof CliError) throw err;
