@@ -73,8 +73,8 @@ export function freeBytes(paths: DataPaths): number | undefined {
 
 export const sizeText = (bytes: number) => (bytes >= GIB ? `${(bytes / GIB).toFixed(1)} GiB` : `${Math.round(bytes / MIB)} MiB`);
 
-/** Below this, the disk counts as full: SQLite and the spool need room for whole pages and files. */
-export const FULL_DISK_BYTES = 100 * MIB;
+/** Below this, captures will soon fail: SQLite and the spool need room for whole pages and files. */
+const FULL_DISK_BYTES = 100 * MIB;
 
 export function diskCheck(paths: DataPaths): Check {
   const id = 'data.disk';

@@ -14,7 +14,7 @@ import type { StorageFailure } from '../../worker/storage-health.js';
 import { companionFiles } from '../../worker/store/writable.js';
 import { SPOOL_STALE_MS } from './capture.js';
 import type { DoctorContext } from './context.js';
-import { FULL_DISK_BYTES, freeBytes, modeProblems } from './data.js';
+import { modeProblems } from './data.js';
 import { planHosts, repairDrift } from './drift.js';
 import { regenerateFiles } from './regenerate.js';
 import { errorText } from './timebox.js';
@@ -91,21 +91,21 @@ function fixWriteAccess(ctx: DoctorContext): Fixed[] {
   return out;
 }
 
+const SPOOL_PROBE_BYTES = 256 * 1024;
+
 /** Clears the loss record once its cause is gone (the spool takes a file, the disk has room again). */
 function fixLosses(ctx: DoctorContext): Fixed[] {
   const lost = readLosses(ctx.paths.root);
   if (!lost) return [];
+  // The spool taking a file the size of a large capture batch is what the lost events lacked.
   const probe = join(ctx.paths.spool, `.doctor-${process.pid}.tmp`);
-  let cause: string | undefined;
   try {
-    writeFileSync(probe, 'x'.repeat(4096), { mode: 0o600 });
-    unlinkSync(probe);
+    writeFileSync(probe, Buffer.alloc(SPOOL_PROBE_BYTES, 0x20), { mode: 0o600 });
   } catch (e) {
-    cause = `${ctx.paths.spool} still cannot take a file (${errorText(e)})`;
+    return [{ id: 'capture.losses', ok: false, action: `kept the record of ${lost.lost} lost event(s): ${ctx.paths.spool} still cannot take a file (${errorText(e)})` }];
+  } finally {
+    try { unlinkSync(probe); } catch { /* not created */ }
   }
-  const free = freeBytes(ctx.paths);
-  if (!cause && free !== undefined && free < FULL_DISK_BYTES) cause = `the disk of ${ctx.paths.root} is still nearly full`;
-  if (cause) return [{ id: 'capture.losses', ok: false, action: `kept the record of ${lost.lost} lost event(s): ${cause}` }];
   return [clearLosses(ctx.paths.root)
     ? { id: 'capture.losses', ok: true, action: `cleared the record of ${lost.lost} lost event(s) (they cannot be recovered; their cause, ${lost.code}, is gone)` }
     : { id: 'capture.losses', ok: false, action: `could not clear ${lost.file}` }];
