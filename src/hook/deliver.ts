@@ -78,6 +78,8 @@ async function post(events: CaptureEvent[], opts: DeliverOptions): Promise<Attem
       }
       const code = (res.body as { error?: { code?: unknown } } | undefined)?.error?.code;
       log.detail(`worker answered ${res.status}${typeof code === 'string' ? ` (${code})` : ''}; spooling`);
+      // Refusing our signature: a worker of an older claude-mem or of another token. A start replaces it.
+      if (res.status === 401 && !res.verified) return { acked: false, workerDown: true, batch };
     } catch (err) {
       if (isUnproven(err)) {
         // Nothing was sent that a stranger could use (the request is signed); the events stay ours.

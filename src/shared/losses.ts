@@ -119,21 +119,31 @@ export function recordLoss(root: string, count: number, err: unknown, now = new 
       return false;
     }
   }
+  const offset = (process.pid % LOSS_SLOTS) * LOSS_SLOT_BYTES;
+  const buf = Buffer.alloc(LOSS_SLOT_BYTES);
   try {
-    const offset = (process.pid % LOSS_SLOTS) * LOSS_SLOT_BYTES;
-    const buf = Buffer.alloc(LOSS_SLOT_BYTES);
     readSync(fd, buf, 0, LOSS_SLOT_BYTES, offset);
-    const old = decode(buf);
-    const at = now.toISOString();
-    const e = err as NodeJS.ErrnoException;
-    const slot: Slot = {
-      n: (old?.n ?? 0) + count,
-      first: old?.first ?? at,
-      last: at,
-      code: typeof e?.code === 'string' ? e.code : 'unknown',
-      why: (e?.message ?? String(err)).slice(0, 140),
-    };
-    writeWhole(fd, encode(slot), offset);
+  } catch {
+    closeSync(fd);
+    return false;
+  }
+  const old = decode(buf);
+  const at = now.toISOString();
+  const e = err as NodeJS.ErrnoException;
+  const slot: Slot = {
+    n: (old?.n ?? 0) + count,
+    first: old?.first ?? at,
+    last: at,
+    code: typeof e?.code === 'string' ? e.code : 'unknown',
+    why: (e?.message ?? String(err)).slice(0, 140),
+  };
+  return overwrite(fd, encode(slot), offset);
+}
+
+/** Overwrites bytes of the open record and makes them durable, then closes it. False on any failure. */
+function overwrite(fd: number, buf: Buffer, position: number): boolean {
+  try {
+    writeWhole(fd, buf, position);
     fsyncSync(fd);
     return true;
   } catch {
@@ -179,13 +189,5 @@ export function clearLosses(root: string): boolean {
   } catch {
     return ensureLossRecord(root);
   }
-  try {
-    writeWhole(fd, blankFile(), 0);
-    fsyncSync(fd);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
-  }
+  return overwrite(fd, blankFile(), 0);
 }

@@ -11,7 +11,7 @@
  *
  * Node built-ins only: the hook bundle imports this file.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Request header: `v1 <instanceId> <unix ms> <nonce> <mac>`. */
 export const AUTH_HEADER = 'x-claude-mem-auth';
@@ -27,11 +27,18 @@ export interface WorkerAuth {
   instanceId: string;
 }
 
-const sha256 = (data: Buffer | string | undefined) => createHash('sha256').update(data ?? '').digest('hex');
-const mac = (token: string, parts: (string | number)[]) => createHmac('sha256', token).update(parts.join('\n')).digest('hex');
+/**
+ * HMAC-SHA256 over newline-separated fields, then the body. The fields hold no newline (ids, a
+ * number, an HTTP path) and the body comes last, so no two messages share an input.
+ */
+function mac(token: string, fields: (string | number)[], body: Buffer | string | undefined): string {
+  const h = createHmac('sha256', token).update(`${fields.join('\n')}\n`);
+  if (body?.length) h.update(body);
+  return h.digest('hex');
+}
 
 function requestMac(token: string, instanceId: string, port: number, method: string, path: string, ts: number, nonce: string, body?: Buffer): string {
-  return mac(token, ['claude-mem/1 request', instanceId, port, method.toUpperCase(), path, ts, nonce, sha256(body)]);
+  return mac(token, ['claude-mem/1 request', instanceId, port, method.toUpperCase(), path, ts, nonce], body);
 }
 
 /** The header value for one request, and the nonce its answer must be signed over. */
@@ -68,7 +75,7 @@ export function requestProblem(
 }
 
 export function responseProof(token: string, nonce: string, status: number, body: Buffer | string): string {
-  return mac(token, ['claude-mem/1 response', nonce, status, sha256(body)]);
+  return mac(token, ['claude-mem/1 response', nonce, status], body);
 }
 
 /** The client's side: the answer came from a process holding the token, for this very request. */

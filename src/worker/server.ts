@@ -9,8 +9,8 @@
  * does not hold it. `Authorization: Bearer <worker.token>` is still accepted for scripts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { AUTH_HEADER, parseAuthHeader, PROOF_HEADER, requestProblem, responseProof } from '../shared/worker-auth.js';
+import { PROOF_HEADER, responseProof } from '../shared/worker-auth.js';
+import { credentials, unauthorized } from './credentials.js';
 import { HttpError, isBusyError, isInvalidInputError, storageFailure } from './routes/errors.js';
 import { ROUTES } from './routes/index.js';
 import type { Route, RouteContext } from './routes/types.js';
@@ -42,40 +42,15 @@ export interface WorkerServer {
 const DISCARD_CAP = 64 * 1024 * 1024;
 const DISCARD_MS = 5000;
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
 export function createWorkerServer(opts: ServerOptions): WorkerServer {
   const table = new Map<string, Map<string, Route>>();
   for (const r of opts.routes ?? ROUTES) {
     if (!table.has(r.path)) table.set(r.path, new Map());
     table.get(r.path)!.set(r.method, r);
   }
-  const tokenDigest = digest(opts.token);
+  const auth = credentials(opts.token, opts.instanceId);
   let boundPort = 0;
   let closing = false;
-
-  const bearerOk = (req: IncomingMessage): boolean => {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    // Digests have equal length, so the comparison time does not depend on the token.
-    return !!m && timingSafeEqual(digest(m[1]), tokenDigest);
-  };
-
-  const unauthorized = (why: string) => new HttpError(401, 'unauthorized', why);
-
-  /** The nonce a signed request's answer is proven over; throws 401 when the signature is wrong. */
-  const verifySignature = (req: IncomingMessage, raw: Buffer): string | undefined => {
-    const value = req.headers[AUTH_HEADER];
-    if (value === undefined) return undefined;
-    const signed = parseAuthHeader(Array.isArray(value) ? value[0] : value);
-    if (!signed) throw unauthorized(`malformed ${AUTH_HEADER} header`);
-    const problem = requestProblem(
-      { token: opts.token, instanceId: opts.instanceId, port: boundPort },
-      { method: req.method ?? '', path: req.url ?? '', body: raw },
-      signed,
-    );
-    if (problem) throw unauthorized(problem);
-    return signed.nonce;
-  };
 
   const hostOk = (req: IncomingMessage): boolean => {
     const host = (req.headers.host ?? '').toLowerCase();
@@ -196,11 +171,10 @@ export function createWorkerServer(opts: ServerOptions): WorkerServer {
         const allow = [...byMethod.keys()].join(', ');
         throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname} (allowed: ${allow})`, undefined, { allow });
       }
-      const signedRequest = req.headers[AUTH_HEADER] !== undefined;
-      if (route.auth && !signedRequest && !bearerOk(req)) throw unauthorized('missing credentials: sign the request (x-claude-mem-auth) or send the bearer token (see worker.token)');
+      if (route.auth && !auth.signed(req) && !auth.bearerOk(req)) throw unauthorized('missing credentials: sign the request (x-claude-mem-auth) or send the bearer token (see worker.token)');
       const limit = route.bodyLimit === 'events' ? opts.limits.events : opts.limits.default;
       const raw = await readBody(req, limit);
-      nonce = verifySignature(req, raw);
+      nonce = auth.verifySignature(req, raw, boundPort);
       const body = route.method === 'POST' && !route.ignoreBody ? parseJson(req, raw) : undefined;
       const reply = await route.handle({ body, query: url.searchParams, authenticated: route.auth || nonce !== undefined }, opts.ctx);
       const after = route.after;

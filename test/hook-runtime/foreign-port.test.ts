@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../helpers/local-server.js';
 import { spawnCollect } from '../helpers/spawn.js';
-import { DIST_BIN, tempHome } from '../helpers/temp.js';
+import { DIST_BIN, tempDir, tempHome } from '../helpers/temp.js';
 import { claudePayload, cleanupWorker, ensureBuilt, hookEnv, NO_AUTOSTART, runHook, startWorker, waitFor } from './helpers.js';
 
 const TOKEN = 'f00d'.repeat(16);
@@ -81,5 +81,44 @@ describe('a foreign process on the recorded port', () => {
     };
     await waitFor(() => readdirSync(join(h.dataDir, 'spool')).filter((f) => f.endsWith('.jsonl')).length === 0, 15_000);
     expect(await count()).toBe(6);
+  }, 120_000);
+
+  it('replaces this data directory\'s worker of an older claude-mem (it cannot sign), instead of spooling forever', async () => {
+    const h = tempHome();
+    const env = hookEnv(h.env);
+    cleanups.push(() => cleanupWorker(env, h.dataDir));
+    mkdirSync(h.dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(h.dataDir, 'worker.token'), `${TOKEN}\n`, { mode: 0o600 });
+    // An older worker: answers health with its identity but no proof, wants the bearer token, stops on SIGTERM.
+    const dir = tempDir('old-claude-mem');
+    writeFileSync(join(dir, 'worker.mjs'), `
+      import { createServer } from 'node:http';
+      const s = createServer((req, res) => {
+        res.writeHead(req.url === '/api/health' ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(req.url === '/api/health' ? '{"ok":true,"name":"claude-mem","version":"0.0.9"}' : '{"error":{"code":"unauthorized","message":"bearer"}}');
+      });
+      s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));
+      process.on('SIGTERM', () => s.close(() => process.exit(0)));`);
+    const old = spawn(process.execPath, [join(dir, 'worker.mjs')], { stdio: ['ignore', 'pipe', 'ignore'] });
+    cleanups.push(async () => void old.kill('SIGKILL'));
+    const port = await new Promise<number>((resolve) => old.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+    writeFileSync(join(h.dataDir, 'settings.json'), JSON.stringify({ port }));
+    writeFileSync(join(h.dataDir, 'worker.json'), JSON.stringify({
+      pid: old.pid, port, version: '0.0.9', startedAt: new Date().toISOString(), dataDir: h.dataDir, instanceId: 'old-instance',
+    }));
+    const before = await spawnCollect(process.execPath, [DIST_BIN, 'status', '--json'], { env, timeoutMs: 30_000 });
+    expect(JSON.parse(before.stdout)).toMatchObject({ state: 'stale', fix: 'claude-mem restart' });
+
+    const payload = claudePayload('005-PostToolUse.json', { session_id: 'sess-upgrade', tool_use_id: 'toolu_upgrade_1', cwd: h.home });
+    const r = await runHook(env, 'claude-code', 'PostToolUse', JSON.stringify(payload));
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    await waitFor(() => old.exitCode !== null, 15_000);
+    const status = async () => JSON.parse((await spawnCollect(process.execPath, [DIST_BIN, 'status', '--json'], { env, timeoutMs: 30_000 })).stdout);
+    let st = await status();
+    for (const end = Date.now() + 15_000; (st.state !== 'running' || st.stats?.store?.events !== 1) && Date.now() < end; st = await status()) {
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    expect(st).toMatchObject({ state: 'running', worker: { port } });
+    expect(st.stats.store.events).toBe(1);
   }, 120_000);
 });

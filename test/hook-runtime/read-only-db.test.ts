@@ -37,7 +37,17 @@ const hook = (id: string) => asUser(process.execPath, [DIST_BIN, 'hook', 'claude
 }));
 const spoolFiles = () => readdirSync(join(h.dataDir, 'spool')).filter((f) => f.endsWith('.jsonl'));
 const mode = (p: string) => statSync(p).mode & 0o777;
-const check = (doc: { checks: { id: string }[] }, id: string) => doc.checks.find((c) => c.id === id) as { status: string; evidence: string; fix?: string };
+interface Check {
+  id: string;
+  status: string;
+  evidence: string;
+  fix?: string;
+}
+const check = (doc: { checks: Check[] }, id: string): Check => {
+  const c = doc.checks.find((x) => x.id === id);
+  if (!c) throw new Error(`no check ${id}`);
+  return c;
+};
 
 beforeAll(() => {
   ensureBuilt();

@@ -9,7 +9,7 @@ import type { DataPaths } from '../../shared/paths.js';
 import { listSpool } from '../../shared/spool.js';
 import { VERSION } from '../../shared/version.js';
 import { readWorkerInfo, type WorkerInfo } from '../../shared/worker-client.js';
-import { checkHealth, fetchHealth, isHealthBody, recordedAuth, releaseStartLock, workerLogPath, type HealthBody } from '../../shared/worker-start.js';
+import { checkHealth, fetchHealth, isHealthBody, pidAlive, recordedAuth, releaseStartLock, workerLogPath, type HealthBody } from '../../shared/worker-start.js';
 import { ensureLossRecord, lossRecordPath } from '../../shared/losses.js';
 import { createFileLogger, type Logger } from '../logger.js';
 import { createWorkerServer, type WorkerServer } from '../server.js';
@@ -19,7 +19,7 @@ import { IngestBatcher } from '../ingest-batcher.js';
 import { StorageHealth } from '../storage-health.js';
 import { startTranscriptWatcher, type TranscriptWatcher } from '../transcripts/watcher.js';
 import type { MemoryStore } from '../store/types.js';
-import { describePid, findPortOwner } from './proc.js';
+import { describePid, findPortOwner, processCommand } from './proc.js';
 import { ensureToken } from './token.js';
 import { clearStartError, removeWorkerInfoIfOurs, writeStartError, writeWorkerInfo } from './worker-file.js';
 
@@ -111,8 +111,11 @@ async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: num
     throw new AlreadyRunning(`a worker of this data directory already listens on port ${port} (pid ${res.body.pid}); exiting`);
   }
   const holderPid = findPortOwner(port);
-  // Our recorded worker holds the port but was too busy to answer health in time.
   if (holderPid && recorded && recorded.pid === holderPid && recorded.port === port && holderPid !== process.pid) {
+    // It answered but could not prove itself: the recorded worker of an older claude-mem (which
+    // does not sign its answers) or of another token. No client of this one can use it: replace it.
+    if (res && (await stopUnprovenWorker(holderPid))) return srv.listen(port);
+    // Our recorded worker holds the port but was too busy to answer health in time.
     throw new AlreadyRunning(`the recorded worker (pid ${holderPid}) holds port ${port}; exiting`);
   }
   // An unconfigured first choice was only a preference: take any free port.
@@ -122,6 +125,25 @@ async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: num
     `port ${port} (settings.json "port") is in use by ${describePid(holderPid)}. Stop that process, or set another "port" in ${paths.settings}.`,
     { port, holderPid },
   );
+}
+
+/**
+ * SIGTERM (a graceful stop) to the process worker.json records, which /proc shows holding the
+ * recorded port — so it is a process of this user, and a claude-mem worker by its command line.
+ * True once it is gone.
+ */
+async function stopUnprovenWorker(pid: number): Promise<boolean> {
+  if (!/\bworker\.m?js\b/.test(processCommand(pid) ?? '')) return false;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return false;
+  }
+  for (const end = Date.now() + 8000; Date.now() < end; ) {
+    if (!pidAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
 }
 
 async function serve(paths: DataPaths, settings: Settings, token: string, store: MemoryStore, logger: Logger, exit: (code: number) => void) {

@@ -114,11 +114,16 @@ export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<
  */
 function unproven(r: StatusReport, paths: DataPaths, info: WorkerInfo, status: number, health: unknown): StatusReport {
   const o = owner(info.port);
-  if (status === 401 && o.pid === info.pid) {
+  // /proc shows the recorded pid holding the recorded port: a process of this user, our worker.
+  if (o.pid === info.pid) {
     r.state = 'stale';
-    r.tokenAccepted = false;
     r.portOwner = o;
-    r.evidence.push(`pid ${info.pid} holds port ${info.port} but refuses requests signed with ${paths.token}: the token changed after it started`);
+    if (status === 401) {
+      r.tokenAccepted = false;
+      r.evidence.push(`pid ${info.pid} holds port ${info.port} but refuses requests signed with ${paths.token}: the token changed after it started`);
+    } else {
+      r.evidence.push(`pid ${info.pid} holds port ${info.port} but answers (HTTP ${status}) without a proof: a worker of an older claude-mem (${info.version})`);
+    }
     r.fix = 'claude-mem restart';
     return r;
   }
