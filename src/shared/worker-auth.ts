@@ -11,7 +11,19 @@
  *
  * Node built-ins only: the hook bundle imports this file.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+type NodeCrypto = typeof import('node:crypto');
+let loaded: NodeCrypto | undefined;
+
+/**
+ * node:crypto on first use: loading it costs a hook about 2 ms, which the spool path (no worker)
+ * does not need. __filename in the CommonJS hook bundle, import.meta.url in the ES modules.
+ */
+function nodeCrypto(): NodeCrypto {
+  loaded ??= createRequire(typeof __filename === 'string' ? __filename : import.meta.url)('node:crypto') as NodeCrypto;
+  return loaded;
+}
 
 /** Request header: `v1 <instanceId> <unix ms> <nonce> <mac>`. */
 export const AUTH_HEADER = 'x-claude-mem-auth';
@@ -32,7 +44,7 @@ export interface WorkerAuth {
  * number, an HTTP path) and the body comes last, so no two messages share an input.
  */
 function mac(token: string, fields: (string | number)[], body: Buffer | string | undefined): string {
-  const h = createHmac('sha256', token).update(`${fields.join('\n')}\n`);
+  const h = nodeCrypto().createHmac('sha256', token).update(`${fields.join('\n')}\n`);
   if (body?.length) h.update(body);
   return h.digest('hex');
 }
@@ -43,7 +55,7 @@ function requestMac(token: string, instanceId: string, port: number, method: str
 
 /** The header value for one request, and the nonce its answer must be signed over. */
 export function signRequest(auth: WorkerAuth, port: number, method: string, path: string, body?: Buffer, now = Date.now()): { header: string; nonce: string } {
-  const nonce = randomBytes(16).toString('hex');
+  const nonce = nodeCrypto().randomBytes(16).toString('hex');
   return { header: `v1 ${auth.instanceId} ${now} ${nonce} ${requestMac(auth.token, auth.instanceId, port, method, path, now, nonce, body)}`, nonce };
 }
 
@@ -59,7 +71,7 @@ export function parseAuthHeader(value: string | undefined): ParsedAuth | undefin
   return m ? { instanceId: m[1], ts: Number(m[2]), nonce: m[3], mac: m[4] } : undefined;
 }
 
-const equalHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
+const equalHex = (a: string, b: string) => a.length === b.length && nodeCrypto().timingSafeEqual(Buffer.from(a, 'latin1'), Buffer.from(b, 'latin1'));
 
 /** The worker's side: why a signed request is refused, or undefined when it is genuine. */
 export function requestProblem(

@@ -42,8 +42,8 @@ export async function stopWorker(paths: DataPaths, graceMs = 10_000): Promise<St
   if (!info) return { result: 'failed', pid: null, method: null, evidence };
   if (st.state === 'foreign') return { result: 'foreign', pid: info.pid, method: null, evidence };
   // Signalled only when proven ours: by its signed answer (running), or by holding the recorded
-  // port under the recorded pid (an older worker, or one with another token: stale).
-  if (!st.health && st.portOwner?.pid !== info.pid) {
+  // port under the recorded pid as a worker process (an older worker, or another token's: stale).
+  if (!st.health && !(st.state === 'stale' && st.portOwner?.pid === info.pid)) {
     if (!pidAlive(info.pid) && removeWorkerInfoIfOurs(paths, info.instanceId)) evidence.push('removed the stale worker.json');
     return { result: 'not_running', pid: info.pid, method: null, evidence };
   }

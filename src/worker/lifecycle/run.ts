@@ -19,7 +19,7 @@ import { IngestBatcher } from '../ingest-batcher.js';
 import { StorageHealth } from '../storage-health.js';
 import { startTranscriptWatcher, type TranscriptWatcher } from '../transcripts/watcher.js';
 import type { MemoryStore } from '../store/types.js';
-import { describePid, findPortOwner, processCommand } from './proc.js';
+import { describePid, findPortOwner, looksLikeWorker } from './proc.js';
 import { ensureToken } from './token.js';
 import { clearStartError, removeWorkerInfoIfOurs, writeStartError, writeWorkerInfo } from './worker-file.js';
 
@@ -133,7 +133,7 @@ async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: num
  * True once it is gone.
  */
 async function stopUnprovenWorker(pid: number): Promise<boolean> {
-  if (!/\bworker\.m?js\b/.test(processCommand(pid) ?? '')) return false;
+  if (!looksLikeWorker(pid)) return false;
   try {
     process.kill(pid, 'SIGTERM');
   } catch {

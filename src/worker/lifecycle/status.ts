@@ -10,7 +10,7 @@ import { readLosses, type LossSummary } from '../../shared/losses.js';
 import type { DataPaths } from '../../shared/paths.js';
 import { readWorkerInfo, workerRequest, type WorkerInfo } from '../../shared/worker-client.js';
 import { fetchHealth, isHealthBody, pidAlive, readStartError, recordedAuth, type HealthBody, type StartError } from '../../shared/worker-start.js';
-import { describePid, findPortOwner } from './proc.js';
+import { describePid, findPortOwner, looksLikeWorker } from './proc.js';
 
 export type WorkerState = 'running' | 'stopped' | 'stale' | 'foreign';
 
@@ -114,8 +114,9 @@ export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<
  */
 function unproven(r: StatusReport, paths: DataPaths, info: WorkerInfo, status: number, health: unknown): StatusReport {
   const o = owner(info.port);
-  // /proc shows the recorded pid holding the recorded port: a process of this user, our worker.
-  if (o.pid === info.pid) {
+  // /proc shows the recorded pid holding the recorded port (so a process of this user) running a
+  // worker entry: our own worker, of an older claude-mem or another token.
+  if (o.pid === info.pid && looksLikeWorker(info.pid)) {
     r.state = 'stale';
     r.portOwner = o;
     if (status === 401) {
