@@ -109,8 +109,9 @@ export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<
 
 /**
  * Something answers on the recorded port but cannot prove it is the recorded worker. When the
- * recorded pid itself holds the port (seen in /proc) and refuses our signature, it is our worker
- * started with another token; anything else is foreign.
+ * recorded pid itself holds the port (seen in /proc) and runs a worker entry, it is our worker of
+ * an older claude-mem (which does not sign) or started with another token: stale, to restart.
+ * Anything else is foreign, and is never signalled.
  */
 function unproven(r: StatusReport, paths: DataPaths, info: WorkerInfo, status: number, health: unknown): StatusReport {
   const o = owner(info.port);
