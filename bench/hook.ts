@@ -57,7 +57,7 @@ async function seed(dataDir: string, cwd: string, n: number): Promise<number> {
   if (!ep) throw new Error('worker not running');
   for (let i = 0; i < n; i += 1000) {
     const events = Array.from({ length: Math.min(1000, n - i) }, (_, k) => seedEvent(i + k, cwd));
-    const r = await workerRequest({ port: ep.port, token: ep.token, method: 'POST', path: '/api/events', body: { events }, timeoutMs: 120_000 });
+    const r = await workerRequest({ port: ep.port, auth: ep.auth, method: 'POST', path: '/api/events', body: { events }, timeoutMs: 120_000 });
     if (r.status !== 200) throw new Error(`seeding failed: HTTP ${r.status} ${JSON.stringify(r.body)}`);
   }
   // The observer may run behind ingest: wait until the observations are there.

@@ -7,11 +7,13 @@ import { createServer, request, Agent, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
+import { AUTH_HEADER, signRequest, type WorkerAuth } from '../src/shared/worker-auth.js';
 import { benchHome, cli } from './util.js';
 
 interface Target {
   port: number;
-  token?: string;
+  /** Signs each request as claude-mem's clients do (the worker verifies every signature). */
+  auth?: WorkerAuth;
 }
 
 function post(agent: Agent, t: Target, path: string, body: Buffer): Promise<number> {
@@ -21,7 +23,7 @@ function post(agent: Agent, t: Target, path: string, body: Buffer): Promise<numb
       'content-type': 'application/json',
       'content-length': body.length,
     };
-    if (t.token) headers.authorization = `Bearer ${t.token}`;
+    if (t.auth) headers[AUTH_HEADER] = signRequest(t.auth, t.port, 'POST', path, body).header;
     const req = request({ host: '127.0.0.1', port: t.port, method: 'POST', path, headers, agent }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
@@ -101,9 +103,9 @@ export async function benchIngest(opts: { singleRequests: number; batches: numbe
   try {
     const start = cli(home.env, ['start']);
     if (start.status !== 0) throw new Error(`worker did not start: ${start.stderr || start.stdout}`);
-    const info = JSON.parse(readFileSync(`${home.dataDir}/worker.json`, 'utf8')) as { port: number };
+    const info = JSON.parse(readFileSync(`${home.dataDir}/worker.json`, 'utf8')) as { port: number; instanceId: string };
     const token = readFileSync(`${home.dataDir}/worker.token`, 'utf8').trim();
-    const worker: Target = { port: info.port, token };
+    const worker: Target = { port: info.port, auth: { token, instanceId: info.instanceId } };
 
     const single = (session: string) => (i: number) => Buffer.from(JSON.stringify({ events: [toolEvent(i, session)] }));
 

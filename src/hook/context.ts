@@ -107,14 +107,18 @@ export async function fetchContext(req: ContextRequest, link: WorkerLink, log: H
     if (req.mode) q.set('mode', req.mode);
     if (req.prompt) q.set('prompt', req.prompt.slice(0, MAX_PROMPT_CHARS));
     if (req.maxTokens) q.set('maxTokens', String(req.maxTokens));
-    const res = await liteRequest({ port: endpoint.port, token: endpoint.token, method: 'GET', path: `/api/context?${q}`, timeoutMs });
+    const res = await liteRequest({ port: endpoint.port, auth: endpoint.auth, method: 'GET', path: `/api/context?${q}`, timeoutMs });
     if (res.status < 200 || res.status >= 300) {
       log.detail(`context: worker answered ${res.status}`);
       return '';
     }
     return contextText(res.body);
   } catch (err) {
-    log.detail(`context: ${errorText(err)}`);
+    // An answer without the worker's proof is never shown to the agent.
+    if ((err as { code?: unknown }).code === 'unproven_answer') {
+      link.markDown();
+      log.problem(`context: ${errorText(err)}`);
+    } else log.detail(`context: ${errorText(err)}`);
     return '';
   }
 }

@@ -5,16 +5,20 @@
  * Enough of HTTP for our own worker: Content-Length or chunked bodies, Connection: close.
  */
 import { connect } from 'node:net';
+import { AUTH_HEADER, checkAnswer, PROOF_HEADER, signRequest, type WorkerAuth } from '../shared/worker-auth.js';
 
 export interface LiteResponse {
   status: number;
   /** Parsed JSON, or undefined when the body is empty or not JSON. */
   body: unknown;
+  /** The answer carries the worker's proof (always true for a 2xx of a signed request). */
+  verified: boolean;
 }
 
 export interface LiteRequest {
   port: number;
-  token?: string;
+  /** Signs the request; a success without the worker's proof is then an error (see worker-auth.ts). */
+  auth?: WorkerAuth;
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
@@ -41,8 +45,14 @@ function unchunk(buf: Buffer): Buffer | undefined {
   }
 }
 
+interface RawResponse {
+  status: number;
+  raw: Buffer;
+  header(name: string): string | undefined;
+}
+
 /** Status and body once complete; undefined while more bytes are needed (or until close when `ended`). */
-function parse(buf: Buffer, ended: boolean): LiteResponse | undefined {
+function parse(buf: Buffer, ended: boolean): RawResponse | undefined {
   const headEnd = buf.indexOf('\r\n\r\n');
   if (headEnd < 0) {
     if (ended) throw new Error('connection closed before a complete response');
@@ -62,13 +72,18 @@ function parse(buf: Buffer, ended: boolean): LiteResponse | undefined {
     if (ended) throw new Error('connection closed before the end of the body');
     return undefined;
   }
+  return { status, raw, header };
+}
+
+function toResponse(req: LiteRequest, nonce: string | undefined, r: RawResponse): LiteResponse {
+  const verified = !!req.auth && !!nonce && checkAnswer(req.auth, nonce, req.port, r.status, r.raw, r.header(PROOF_HEADER));
   let body: unknown;
   try {
-    body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+    body = r.raw.length ? JSON.parse(r.raw.toString('utf8')) : undefined;
   } catch {
     body = undefined;
   }
-  return { status, body };
+  return { status: r.status, body, verified };
 }
 
 /** Rejects on connection errors (err.code kept, e.g. ECONNREFUSED), malformed answers and the deadline. */
@@ -81,7 +96,9 @@ export function liteRequest(req: LiteRequest): Promise<LiteResponse> {
       'Accept: application/json',
       'Connection: close',
     ];
-    if (req.token) lines.push(`Authorization: Bearer ${req.token}`);
+    // Signed, never the token itself: whatever listens on a stale port learns nothing from it.
+    const signed = req.auth ? signRequest(req.auth, req.port, req.method, req.path, payload) : undefined;
+    if (signed) lines.push(`${AUTH_HEADER}: ${signed.header}`);
     if (payload) lines.push('Content-Type: application/json', `Content-Length: ${payload.length}`);
     // Half open: the worker closing the connection does not close ours. Closing a net.Socket sets
     // up process.stderr (node checks `this !== process.stderr`), which costs about as much as the
@@ -106,7 +123,7 @@ export function liteRequest(req: LiteRequest): Promise<LiteResponse> {
     const check = (ended: boolean) => {
       try {
         const res = parse(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), ended);
-        if (res) settle(undefined, res);
+        if (res) settle(undefined, toResponse(req, signed?.nonce, res));
       } catch (err) {
         settle(err as Error);
       }

@@ -4,6 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import type { DataPaths, Env } from '../shared/paths.js';
+import type { WorkerAuth } from '../shared/worker-auth.js';
 import { workerEndpoint } from '../shared/worker-client.js';
 import { ensureWorker, startErrorPath } from '../shared/worker-start.js';
 import type { HookLog } from './debug-log.js';
@@ -11,13 +12,14 @@ import { errorText } from './debug-log.js';
 
 export interface Endpoint {
   port: number;
-  token: string;
+  /** Signs requests for the recorded worker instance; the token itself is never sent. */
+  auth: WorkerAuth;
 }
 
 export interface WorkerLink {
   /** The recorded worker, unless it is known to be down. */
   endpoint(): Endpoint | undefined;
-  /** Remember that the worker did not accept a connection. */
+  /** Remember that the worker did not accept a connection, or that what answered was not it. */
   markDown(): void;
   /** Starts a worker (detached, under the start lock); waits at most waitMs for it to be healthy. */
   start(waitMs: number): Promise<Endpoint | undefined>;
@@ -48,7 +50,7 @@ export function createWorkerLink(paths: DataPaths, env: Env, log: HookLog): Work
       if (down) return undefined;
       if (cached === null) {
         const e = workerEndpoint(paths);
-        cached = e && ownProcessAlive(e.info.pid) ? { port: e.port, token: e.token } : undefined;
+        cached = e && ownProcessAlive(e.info.pid) ? { port: e.port, auth: e.auth } : undefined;
         if (!cached) down = true;
       }
       return cached;
@@ -70,7 +72,7 @@ export function createWorkerLink(paths: DataPaths, env: Env, log: HookLog): Work
         const r = await ensureWorker({ paths, env, waitMs: Math.max(0, waitMs), probeTimeoutMs: 150 });
         if (r.ok) {
           down = false;
-          cached = { port: r.port, token: r.token };
+          cached = { port: r.port, auth: r.auth };
           return cached;
         }
         log.detail(`worker not ready: ${r.reason}`);

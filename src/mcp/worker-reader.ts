@@ -1,4 +1,4 @@
-/** MemoryReader over the worker's HTTP API (Bearer token, 127.0.0.1, a deadline per call). */
+/** MemoryReader over the worker's HTTP API (signed requests and answers, 127.0.0.1, a deadline per call). */
 import { workerEndpoint, workerRequest } from '../shared/worker-client.js';
 import type { DataPaths } from '../shared/paths.js';
 import type {
@@ -37,10 +37,12 @@ export class WorkerReader implements MemoryReader {
     if (!ep) throw new WorkerUnavailableError('no worker recorded (worker.json or worker.token missing)');
     let res;
     try {
-      res = await workerRequest<T>({ port: ep.port, token: ep.token, method, path, body, timeoutMs });
+      res = await workerRequest<T>({ port: ep.port, auth: ep.auth, method, path, body, timeoutMs });
     } catch (err) {
       throw new WorkerUnavailableError((err as Error).message);
     }
+    // An unproven answer (a stale port, a changed token) is not the worker's to relay.
+    if (!res.verified) throw new WorkerUnavailableError(`127.0.0.1:${ep.port} answered HTTP ${res.status} without the worker's proof`);
     if (res.status >= 200 && res.status < 300) return res.body;
     const detail = errorText(res.body) || `HTTP ${res.status}`;
     // Bad input is the caller's to fix; anything else (auth, missing route, 5xx) is the worker's.

@@ -24,15 +24,22 @@ export function writeSpool(spoolDir: string, events: readonly CaptureEvent[]): s
   const name = `${lastTime.toString(36).padStart(9, '0')}-${process.pid}-${seq}-${Math.random().toString(36).slice(2, 10)}`;
   const tmp = join(spoolDir, `.${name}.tmp`);
   const final = join(spoolDir, `${name}${SPOOL_SUFFIX}`);
-  const body = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const body = Buffer.from(events.map((e) => JSON.stringify(e)).join('\n') + '\n');
   const fd = openSync(tmp, 'wx', 0o600);
   try {
-    writeSync(fd, body);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      // A short write (disk filling up) is continued, so it either completes or throws ENOSPC.
+      for (let done = 0; done < body.length;) done += writeSync(fd, body, done, body.length - done);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, final);
+  } catch (err) {
+    // A full disk leaves an empty or partial temp file: remove it, the caller records the loss.
+    try { unlinkSync(tmp); } catch { /* not created, or already gone */ }
+    throw err;
   }
-  renameSync(tmp, final);
   try {
     const dfd = openSync(spoolDir, 'r');
     try { fsyncSync(dfd); } finally { closeSync(dfd); }

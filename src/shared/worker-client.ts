@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dataPaths, type DataPaths } from './paths.js';
+import { AUTH_HEADER, checkAnswer, PROOF_HEADER, signRequest, type WorkerAuth } from './worker-auth.js';
 
 export interface WorkerInfo {
   pid: number;
@@ -12,7 +13,7 @@ export interface WorkerInfo {
   version: string;
   startedAt: string;
   dataDir: string;
-  /** Random per start; /api/health returns it, proving the process at the port is this worker. */
+  /** Random per start; every request is signed for it (worker-auth.ts), so only this worker accepts it. */
   instanceId: string;
 }
 
@@ -38,41 +39,59 @@ export function readToken(paths: DataPaths = dataPaths()): string | undefined {
 export interface WorkerResponse<T = unknown> {
   status: number;
   body: T;
+  /** The answer carries the worker's proof (always true for a 2xx of a signed request). */
+  verified: boolean;
 }
 
 export interface RequestOptions {
   port: number;
-  token?: string;
+  /** Signs the request and checks the answer's proof; the token itself is never sent. */
+  auth?: WorkerAuth;
   method?: 'GET' | 'POST';
   path: string;
   body?: unknown;
   timeoutMs: number;
 }
 
-/** One request to the worker on 127.0.0.1. Rejects on network error, timeout or non-JSON. */
+/**
+ * One request to the worker on 127.0.0.1. Rejects on network error, timeout, non-JSON, and (with
+ * `auth`) a success without the worker's proof: an unproven 200 is never taken as stored.
+ */
 export async function workerRequest<T = unknown>(opts: RequestOptions): Promise<WorkerResponse<T>> {
   // Loaded on first use: the hook imports this module but talks to the worker over a plain socket.
   const { request: httpRequest } = await import('node:http');
   return new Promise((resolve, reject) => {
     const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+    const method = opts.method ?? (payload ? 'POST' : 'GET');
     const headers: Record<string, string | number> = { host: `127.0.0.1:${opts.port}`, accept: 'application/json' };
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const signed = opts.auth ? signRequest(opts.auth, opts.port, method, opts.path, payload) : undefined;
+    if (signed) headers[AUTH_HEADER] = signed.header;
     if (payload) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = payload.length;
     }
     const req = httpRequest(
-      { host: '127.0.0.1', port: opts.port, method: opts.method ?? (payload ? 'POST' : 'GET'), path: opts.path, headers, agent: false },
+      { host: '127.0.0.1', port: opts.port, method, path: opts.path, headers, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString('utf8');
+          const raw = Buffer.concat(chunks);
+          const status = res.statusCode ?? 0;
           try {
-            resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : null) as T });
-          } catch {
-            reject(new Error(`worker answered ${res.statusCode} with non-JSON`));
+            const proof = res.headers[PROOF_HEADER];
+            const verified = !!signed && checkAnswer(opts.auth!, signed.nonce, opts.port, status, raw, typeof proof === 'string' ? proof : undefined);
+            const text = raw.toString('utf8');
+            let body: T;
+            try {
+              body = (text ? JSON.parse(text) : null) as T;
+            } catch {
+              throw new Error(`worker answered ${status} with non-JSON`);
+            }
+            resolve({ status, body, verified });
+          } catch (err) {
+            reject(err);
           }
         });
         res.on('error', (err) => {
@@ -91,12 +110,18 @@ export async function workerRequest<T = unknown>(opts: RequestOptions): Promise<
   });
 }
 
+export interface WorkerEndpoint {
+  port: number;
+  auth: WorkerAuth;
+  info: WorkerInfo;
+}
+
 /** Connection details from the data directory, or undefined when no worker is recorded. */
-export function workerEndpoint(paths: DataPaths = dataPaths()): { port: number; token: string; info: WorkerInfo } | undefined {
+export function workerEndpoint(paths: DataPaths = dataPaths()): WorkerEndpoint | undefined {
   const info = readWorkerInfo(paths);
   const token = readToken(paths);
-  if (!info || !token) return undefined;
-  return { port: info.port, token, info };
+  if (!info || !token || typeof info.instanceId !== 'string') return undefined;
+  return { port: info.port, auth: { token, instanceId: info.instanceId }, info };
 }
 
 /** The body of every worker error: `{ error: { code, message } }` (`issues` on validation errors). */

@@ -11,6 +11,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, s
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataPaths, type DataPaths, type Env } from './paths.js';
+import { UnprovenAnswerError, type WorkerAuth } from './worker-auth.js';
 import { readToken, readWorkerInfo, workerRequest, type WorkerInfo } from './worker-client.js';
 
 export const LOCK_STALE_MS = 10_000;
@@ -79,6 +80,7 @@ export function writeFileAtomic(path: string, text: string, mode = 0o600): void 
 
 // ---- health -------------------------------------------------------------------------------
 
+/** What GET /api/health tells a caller that signed the request (anyone else gets ok, name, version). */
 export interface HealthBody {
   ok: boolean;
   name: string;
@@ -99,32 +101,51 @@ export function isHealthBody(v: unknown): v is HealthBody {
   return !!h && typeof h === 'object' && h.name === 'claude-mem' && typeof h.instanceId === 'string' && typeof h.dataDir === 'string';
 }
 
-/** GET /api/health on a port; undefined when nothing answers in time. */
-export async function fetchHealth(port: number, timeoutMs: number): Promise<{ status: number; body: unknown } | undefined> {
+export interface HealthAnswer {
+  status: number;
+  body: unknown;
+  /** Signed by a process holding the token (only when the request was signed). */
+  verified: boolean;
+}
+
+/** GET /api/health on a port, signed with `auth` when given; undefined when nothing answers in time. */
+export async function fetchHealth(port: number, timeoutMs: number, auth?: WorkerAuth): Promise<HealthAnswer | undefined> {
   try {
-    return await workerRequest({ port, path: '/api/health', timeoutMs });
+    return await workerRequest({ port, path: '/api/health', timeoutMs, auth });
   } catch (err) {
-    // Something answered but not with JSON: still an answer (a foreign server).
-    if (/non-JSON/.test((err as Error).message)) return { status: 0, body: undefined };
+    // Something answered, but not as our worker (no proof, or not JSON): still an answer.
+    if (err instanceof UnprovenAnswerError) return { status: err.status, body: undefined, verified: false };
+    if (/non-JSON/.test((err as Error).message)) return { status: 0, body: undefined, verified: false };
     return undefined;
   }
 }
 
-/** Proves that worker.json describes a live claude-mem worker of this data directory. */
+/** The worker recorded in worker.json and the token to prove it with. */
+export function recordedAuth(paths: DataPaths, info: WorkerInfo | undefined = readWorkerInfo(paths)): WorkerAuth | undefined {
+  const token = readToken(paths);
+  return info && token && typeof info.instanceId === 'string' ? { token, instanceId: info.instanceId } : undefined;
+}
+
+/**
+ * Proves that worker.json describes a live claude-mem worker of this data directory: a health
+ * request signed with the token for the recorded instance, answered with the worker's proof.
+ */
 export async function checkHealth(paths: DataPaths, timeoutMs = 500): Promise<HealthCheck> {
   const info = readWorkerInfo(paths);
   if (!info) return { ok: false, why: 'no_record', detail: 'no worker.json' };
   if (!pidAlive(info.pid)) return { ok: false, info, why: 'pid_dead', detail: `pid ${info.pid} is not running` };
-  const res = await fetchHealth(info.port, timeoutMs);
+  const auth = recordedAuth(paths, info);
+  if (!auth) return { ok: false, info, why: 'not_ours', detail: `cannot prove who answers on 127.0.0.1:${info.port}: ${paths.token} is missing` };
+  const res = await fetchHealth(info.port, timeoutMs, auth);
   if (!res) return { ok: false, info, why: 'no_answer', detail: `nothing answered on 127.0.0.1:${info.port} within ${timeoutMs} ms` };
   const body = res.body;
-  if (res.status !== 200 || !isHealthBody(body)) {
-    return { ok: false, info, why: 'not_ours', detail: `127.0.0.1:${info.port} answered (HTTP ${res.status}) but not as a claude-mem worker`, health: body };
+  if (!res.verified || res.status !== 200 || !isHealthBody(body)) {
+    return { ok: false, info, why: 'not_ours', detail: `127.0.0.1:${info.port} answered (HTTP ${res.status}) but could not prove it is the worker in worker.json`, health: body };
   }
-  if (body.instanceId !== info.instanceId || body.dataDir !== paths.root) {
+  if (body.instanceId !== info.instanceId || body.dataDir !== paths.root || body.pid !== info.pid) {
     return {
       ok: false, info, why: 'not_ours', health: body,
-      detail: `127.0.0.1:${info.port} is a claude-mem worker of ${body.dataDir} (instance ${body.instanceId}), not the one recorded in worker.json`,
+      detail: `127.0.0.1:${info.port} is a claude-mem worker of ${body.dataDir} (pid ${body.pid}), not the one recorded in worker.json`,
     };
   }
   return { ok: true, info, health: body };
@@ -277,15 +298,15 @@ export interface EnsureOptions {
 }
 
 export type EnsureResult =
-  | { ok: true; port: number; token: string; info: WorkerInfo; started: boolean }
+  | { ok: true; port: number; auth: WorkerAuth; info: WorkerInfo; started: boolean }
   | { ok: false; state: 'starting' | 'failed'; reason: string; error?: StartError };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function healthyResult(paths: DataPaths, info: WorkerInfo, started: boolean): EnsureResult {
-  const token = readToken(paths);
-  if (!token) return { ok: false, state: 'failed', reason: `the worker runs but ${paths.token} is missing or empty` };
-  return { ok: true, port: info.port, token, info, started };
+  const auth = recordedAuth(paths, info);
+  if (!auth) return { ok: false, state: 'failed', reason: `the worker runs but ${paths.token} is missing or empty` };
+  return { ok: true, port: info.port, auth, info, started };
 }
 
 /** Returns the endpoint of a healthy worker, starting one if needed and waiting at most `waitMs`. */

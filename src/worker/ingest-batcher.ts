@@ -1,9 +1,12 @@
 /**
  * Group commit for POST /api/events. Hooks send one event per request; committing each on its
  * own makes SQLite's commit the bottleneck. Requests that arrive in the same event-loop turn are
- * stored in one transaction and each caller still gets its own result (or the same error).
+ * stored in one transaction and each caller still gets its own result (or the same error), never
+ * before the commit.
  */
 import type { CaptureEvent } from '../shared/capture-event.js';
+import { isBusyError } from './routes/errors.js';
+import { storageProblem } from './store/errors.js';
 import type { IngestResult, MemoryStore } from './store/types.js';
 
 interface Job {
@@ -45,14 +48,37 @@ export class IngestBatcher {
     }
   }
 
+  /**
+   * A caller hears "stored" only after the transaction holding its events committed. The group
+   * shares one transaction; if it fails on the database's account (busy, disk full, read-only)
+   * nothing of it was committed and every caller gets the error. If it fails on one event's
+   * account, each batch is stored on its own, and each caller gets its own result or error.
+   */
   private run(group: Job[]): void {
-    try {
-      const results = this.store.ingestMany && group.length > 1
-        ? this.store.ingestMany(group.map((j) => j.events))
-        : group.map((j) => this.store.ingest(j.events));
-      group.forEach((job, i) => job.resolve(results[i]));
-    } catch (err) {
-      for (const job of group) job.reject(err);
+    if (group.length > 1 && this.store.ingestMany) {
+      let results: IngestResult[] | undefined;
+      try {
+        results = this.store.ingestMany(group.map((j) => j.events));
+      } catch (err) {
+        if (isBusyError(err) || storageProblem(err)) {
+          for (const job of group) job.reject(err);
+          return;
+        }
+      }
+      if (results) {
+        group.forEach((job, i) => job.resolve(results[i]));
+        return;
+      }
+    }
+    for (const job of group) {
+      let result: IngestResult;
+      try {
+        result = this.store.ingest(job.events);
+      } catch (err) {
+        job.reject(err);
+        continue;
+      }
+      job.resolve(result);
     }
   }
 }

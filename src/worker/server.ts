@@ -1,12 +1,17 @@
 /**
  * The worker's HTTP server: node:http, keep-alive, 127.0.0.1 only. In order, every request is
- * checked for its Host header (DNS rebinding), its route and method, its token (all routes but
- * health), its body size (bounded while reading) and its JSON, then validated by the route.
- * Every error is `{ error: { code, message } }`.
+ * checked for its Host header (DNS rebinding), its route and method, its credentials (all routes
+ * but health), its body size (bounded while reading), its signature and its JSON, then validated
+ * by the route. Every error is `{ error: { code, message } }`.
+ *
+ * Credentials: claude-mem's own clients sign requests (src/shared/worker-auth.ts) and get every
+ * answer signed back, so they never send the token and never trust an answer from a process that
+ * does not hold it. `Authorization: Bearer <worker.token>` is still accepted for scripts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { HttpError, isBusyError, isInvalidInputError } from './routes/errors.js';
+import { PROOF_HEADER, responseProof } from '../shared/worker-auth.js';
+import { credentials, unauthorized } from './credentials.js';
+import { HttpError, isBusyError, isInvalidInputError, storageFailure } from './routes/errors.js';
 import { ROUTES } from './routes/index.js';
 import type { Route, RouteContext } from './routes/types.js';
 
@@ -18,6 +23,8 @@ export interface BodyLimits {
 export interface ServerOptions {
   ctx: RouteContext;
   token: string;
+  /** This worker's instance (worker.json): signed requests must name it. */
+  instanceId: string;
   limits: BodyLimits;
   routes?: readonly Route[];
 }
@@ -35,30 +42,23 @@ export interface WorkerServer {
 const DISCARD_CAP = 64 * 1024 * 1024;
 const DISCARD_MS = 5000;
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
 export function createWorkerServer(opts: ServerOptions): WorkerServer {
   const table = new Map<string, Map<string, Route>>();
   for (const r of opts.routes ?? ROUTES) {
     if (!table.has(r.path)) table.set(r.path, new Map());
     table.get(r.path)!.set(r.method, r);
   }
-  const tokenDigest = digest(opts.token);
+  const auth = credentials(opts.token, opts.instanceId);
   let boundPort = 0;
   let closing = false;
-
-  const authorized = (req: IncomingMessage): boolean => {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    // Digests have equal length, so the comparison time does not depend on the token.
-    return !!m && timingSafeEqual(digest(m[1]), tokenDigest);
-  };
 
   const hostOk = (req: IncomingMessage): boolean => {
     const host = (req.headers.host ?? '').toLowerCase();
     return host === `127.0.0.1:${boundPort}` || host === `localhost:${boundPort}`;
   };
 
-  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  /** `nonce`: the request was signed and verified, so the answer carries the worker's proof. */
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, nonce?: string) => {
     if (res.headersSent) return;
     const text = JSON.stringify(body);
     res.writeHead(status, {
@@ -66,23 +66,29 @@ export function createWorkerServer(opts: ServerOptions): WorkerServer {
       'content-length': Buffer.byteLength(text),
       'cache-control': 'no-store',
       ...(closing ? { connection: 'close' } : {}),
+      ...(nonce ? { [PROOF_HEADER]: responseProof(opts.token, nonce, status, text) } : {}),
       ...headers,
     });
     res.end(text);
   };
 
-  const sendError = (res: ServerResponse, err: unknown) => {
+  const sendError = (res: ServerResponse, err: unknown, nonce?: string) => {
+    const storage = storageFailure(err);
     if (err instanceof HttpError) {
       const error: Record<string, unknown> = { code: err.code, message: err.message };
       if (err.issues) error.issues = err.issues;
-      send(res, err.status, { error }, err.headers);
+      send(res, err.status, { error }, err.headers, nonce);
     } else if (isBusyError(err)) {
-      send(res, 503, { error: { code: 'store_busy', message: `the database is busy (${(err as Error).message}); retry shortly` } }, { 'retry-after': '1' });
+      send(res, 503, { error: { code: 'store_busy', message: `the database is busy (${(err as Error).message}); retry shortly` } }, { 'retry-after': '1' }, nonce);
+    } else if (storage) {
+      // Nothing was committed: the caller keeps what it sent (hooks spool it).
+      opts.ctx.storageFailed(err);
+      send(res, storage.status, { error: { code: storage.code, message: storage.message } }, { 'retry-after': '5' }, nonce);
     } else if (isInvalidInputError(err)) {
-      send(res, 400, { error: { code: 'invalid_body', message: (err as Error).message } });
+      send(res, 400, { error: { code: 'invalid_body', message: (err as Error).message } }, undefined, nonce);
     } else {
       opts.ctx.logger.error('request failed', { err });
-      send(res, 500, { error: { code: 'internal', message: (err as Error)?.message ?? String(err) } });
+      send(res, 500, { error: { code: 'internal', message: (err as Error)?.message ?? String(err) } }, undefined, nonce);
     }
   };
 
@@ -153,6 +159,7 @@ export function createWorkerServer(opts: ServerOptions): WorkerServer {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const t0 = performance.now();
     let route: Route | undefined;
+    let nonce: string | undefined;
     try {
       if (closing) throw new HttpError(503, 'shutting_down', 'the worker is shutting down');
       if (!hostOk(req)) throw new HttpError(403, 'bad_host', `Host must be 127.0.0.1:${boundPort} or localhost:${boundPort}`);
@@ -164,16 +171,17 @@ export function createWorkerServer(opts: ServerOptions): WorkerServer {
         const allow = [...byMethod.keys()].join(', ');
         throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname} (allowed: ${allow})`, undefined, { allow });
       }
-      if (route.auth && !authorized(req)) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token (see worker.token)');
+      if (route.auth && !auth.signed(req) && !auth.bearerOk(req)) throw unauthorized('missing credentials: sign the request (x-claude-mem-auth) or send the bearer token (see worker.token)');
       const limit = route.bodyLimit === 'events' ? opts.limits.events : opts.limits.default;
       const raw = await readBody(req, limit);
+      nonce = auth.verifySignature(req, raw, boundPort);
       const body = route.method === 'POST' && !route.ignoreBody ? parseJson(req, raw) : undefined;
-      const reply = await route.handle({ body, query: url.searchParams }, opts.ctx);
+      const reply = await route.handle({ body, query: url.searchParams, authenticated: route.auth || nonce !== undefined }, opts.ctx);
       const after = route.after;
       if (after) res.once('finish', () => after(opts.ctx));
-      send(res, reply.status ?? 200, reply.body);
+      send(res, reply.status ?? 200, reply.body, undefined, nonce);
     } catch (err) {
-      sendError(res, err);
+      sendError(res, err, nonce);
     } finally {
       if (opts.ctx.logger.level === 'debug') {
         opts.ctx.logger.debug('http', { method: req.method, url: req.url?.split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - t0) });

@@ -2,14 +2,18 @@
  * Drains spool/ (capture that could not reach the worker) into the store: oldest file first,
  * a bounded amount of work per pass, yielding between files so requests are still served.
  * A file is removed only after its events are stored and its bad lines dead-lettered. A busy
- * database leaves the file for the next pass; a file that keeps failing for another reason is
- * dead-lettered whole after a few passes, so one file never blocks the rest.
+ * database, or one that cannot be written at all (disk full, read-only, I/O error), leaves the
+ * file for a later pass however long that lasts: the file is fine, its place is not. A file that
+ * keeps failing for another reason is dead-lettered whole after a few passes, so one file never
+ * blocks the rest.
  */
 import { listSpool, readSpool, removeSpool } from '../shared/spool.js';
 import type { CaptureEvent } from '../shared/capture-event.js';
 import type { DeadLetter, MemoryStore } from './store/types.js';
 import type { Logger } from './logger.js';
 import { isBusyError } from './routes/errors.js';
+import type { StorageHealth } from './storage-health.js';
+import { storageProblem } from './store/errors.js';
 import { CaptureEventSchema, MAX_EVENTS_PER_BATCH } from './routes/schemas.js';
 
 export interface DrainOptions {
@@ -21,6 +25,8 @@ export interface DrainOptions {
   maxMsPerTick?: number;
   /** Non-transient failures of one file before it is dead-lettered whole. */
   poisonAfter?: number;
+  /** Told about writes the database refuses (and about those that work again). */
+  storage?: StorageHealth;
 }
 
 export interface DrainStats {
@@ -28,7 +34,7 @@ export interface DrainStats {
   stored: number;
   duplicates: number;
   deadLettered: number;
-  /** Files left for a later pass (busy store, budget spent). */
+  /** Files left for a later pass (busy or unwritable store, budget spent). */
   deferred: number;
 }
 
@@ -41,7 +47,7 @@ export class SpoolDrain {
   private running: Promise<DrainStats> | undefined;
   private stopped = false;
   private readonly failures = new Map<string, number>();
-  private readonly o: Required<DrainOptions>;
+  private readonly o: Required<Omit<DrainOptions, 'storage'>> & Pick<DrainOptions, 'storage'>;
 
   constructor(opts: DrainOptions) {
     this.o = { intervalMs: 1000, maxFilesPerTick: 200, maxMsPerTick: 200, poisonAfter: 5, ...opts };
@@ -92,7 +98,7 @@ export class SpoolDrain {
         break;
       }
       const outcome = this.drainFile(files[i].path, stats);
-      if (outcome === 'busy') {
+      if (outcome === 'blocked') {
         stats.deferred = files.length - i;
         break;
       }
@@ -102,7 +108,7 @@ export class SpoolDrain {
     return stats;
   }
 
-  private drainFile(path: string, stats: DrainStats): 'done' | 'busy' | 'failed' {
+  private drainFile(path: string, stats: DrainStats): 'done' | 'blocked' | 'failed' {
     let read;
     try {
       read = readSpool(path);
@@ -133,7 +139,11 @@ export class SpoolDrain {
       }
       for (const l of letters) this.o.store.addDeadLetter(l);
     } catch (err) {
-      if (isBusyError(err)) return 'busy';
+      if (isBusyError(err)) return 'blocked';
+      if (storageProblem(err)) {
+        this.o.storage?.failed(err);
+        return 'blocked';
+      }
       const n = (this.failures.get(path) ?? 0) + 1;
       this.failures.set(path, n);
       this.o.logger.error('spool file failed', { path, attempt: n, err });
@@ -142,6 +152,7 @@ export class SpoolDrain {
     }
     removeSpool(path);
     this.failures.delete(path);
+    this.o.storage?.succeeded();
     stats.files++;
     stats.deadLettered += letters.length;
     return 'done';

@@ -6,6 +6,7 @@ import { FallbackReader } from '../../src/mcp/access.js';
 import { RequestRejectedError, WorkerUnavailableError } from '../../src/mcp/reader.js';
 import { WorkerReader } from '../../src/mcp/worker-reader.js';
 import { dataPaths } from '../../src/shared/paths.js';
+import { AUTH_HEADER, parseAuthHeader, PROOF_HEADER, requestProblem, responseProof } from '../../src/shared/worker-auth.js';
 import { tempDir } from '../helpers/temp.js';
 import { FakeReader } from './fake-reader.js';
 
@@ -57,29 +58,38 @@ describe('WorkerReader', () => {
   let server: Server | undefined;
   afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
 
-  async function fakeWorker(handler: (req: IncomingMessage, body: string) => [number, unknown] | undefined) {
+  const TOKEN = 'tok';
+
+  /** A worker answering like the real one (signed answers to requests signed for instance `i`), unless `prove` is false. */
+  async function fakeWorker(handler: (req: IncomingMessage, body: string, signed: string) => [number, unknown] | undefined, prove = true) {
     const paths = dataPaths(tempDir('data'));
     mkdirSync(paths.root, { recursive: true });
+    let port = 0;
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c));
       req.on('end', () => {
-        const answer = handler(req, body);
+        const auth = parseAuthHeader(req.headers[AUTH_HEADER] as string | undefined);
+        const problem = auth ? requestProblem({ token: TOKEN, instanceId: 'i', port }, { method: req.method!, path: req.url!, body: Buffer.from(body) }, auth) : 'unsigned';
+        const sent = JSON.stringify(req.headers).includes(`"${TOKEN}`) || JSON.stringify(req.headers).includes(` ${TOKEN}"`);
+        const answer = handler(req, body, sent ? 'TOKEN SENT' : problem ?? 'signed');
         if (!answer) return; // never answer: a hung worker
-        res.writeHead(answer[0], { 'content-type': 'application/json' }).end(JSON.stringify(answer[1]));
+        const text = JSON.stringify(answer[1]);
+        const proof = prove && !problem ? { [PROOF_HEADER]: responseProof(TOKEN, auth!.nonce, answer[0], text) } : {};
+        res.writeHead(answer[0], { 'content-type': 'application/json', ...proof }).end(text);
       });
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-    const port = (server.address() as { port: number }).port;
+    port = (server.address() as { port: number }).port;
     writeFileSync(paths.workerJson, JSON.stringify({ pid: process.pid, port, version: 't', startedAt: '', dataDir: paths.root, instanceId: 'i' }));
-    writeFileSync(paths.token, 'tok\n');
+    writeFileSync(paths.token, `${TOKEN}\n`);
     return paths;
   }
 
-  it('sends the documented routes with the token and maps the answers', async () => {
+  it('sends the documented routes, signed (never the token itself), and maps the answers', async () => {
     const seen: string[] = [];
-    const paths = await fakeWorker((req, body) => {
-      seen.push(`${req.method} ${req.url} ${req.headers.authorization} ${body}`);
+    const paths = await fakeWorker((req, body, signed) => {
+      seen.push(`${req.method} ${req.url} ${signed} ${body}`);
       if (req.url!.startsWith('/api/search')) return [200, { results: [{ id: 1 }] }];
       if (req.url!.startsWith('/api/timeline')) return [200, { items: [{ id: 2 }] }];
       if (req.url === '/api/observations/batch') return [200, { observations: [{ id: 3 }] }];
@@ -94,12 +104,19 @@ describe('WorkerReader', () => {
     expect((await w.save({ text: 'm' })).value).toEqual({ id: 4 });
     expect((await w.context({ project: 'p', maxTokens: 100 })).value.text).toBe('t');
     expect(seen).toEqual([
-      'GET /api/search?q=a+b&project=p&limit=3 Bearer tok ',
-      'GET /api/timeline?anchor=9&before=2 Bearer tok ',
-      'POST /api/observations/batch Bearer tok {"ids":[3]}',
-      'POST /api/memory Bearer tok {"text":"m"}',
-      'GET /api/context?project=p&maxTokens=100 Bearer tok ',
+      'GET /api/search?q=a+b&project=p&limit=3 signed ',
+      'GET /api/timeline?anchor=9&before=2 signed ',
+      'POST /api/observations/batch signed {"ids":[3]}',
+      'POST /api/memory signed {"text":"m"}',
+      'GET /api/context?project=p&maxTokens=100 signed ',
     ]);
+  });
+
+  it('never relays what a process without the token answers on the recorded port (a stale worker.json)', async () => {
+    const paths = await fakeWorker((req) => (req.url!.startsWith('/api/search') ? [200, { results: [{ id: 666 }] }] : [400, { error: { code: 'x', message: 'forged' } }]), false);
+    const w = new WorkerReader(paths);
+    await expect(w.search({ query: 'x' })).rejects.toBeInstanceOf(WorkerUnavailableError);
+    await expect(w.save({ text: 'm' })).rejects.toBeInstanceOf(WorkerUnavailableError);
   });
 
   it('400 is the caller\'s mistake; 401, 5xx, timeouts and no worker are the worker being unavailable', async () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { readSpool, listSpool } from '../../src/shared/spool.js';
+import { AUTH_HEADER, parseAuthHeader, PROOF_HEADER, requestProblem, responseProof } from '../../src/shared/worker-auth.js';
 import { FIXTURES, REPO_ROOT, tempDir } from '../helpers/temp.js';
 
 export const OC_FIXTURE = join(FIXTURES, 'opencode');
@@ -89,7 +90,8 @@ export interface WorkerCall {
   path: string;
   query: URLSearchParams;
   body: any;
-  auth: string | undefined;
+  /** 'signed' (verified), 'none' (unsigned or a bad signature), 'token sent' (the token itself was in the request: a bug). */
+  auth: 'signed' | 'none' | 'token sent';
 }
 
 export interface FakeWorker {
@@ -117,16 +119,21 @@ const OBS = {
 export async function startFakeWorker(dataDir: string): Promise<FakeWorker> {
   const token = 'test-token-0123456789';
   const w: FakeWorker = { port: 0, token, calls: [], events: [], contextText: '# claude-mem: memory of demo\nCONTEXT-FROM-WORKER', contextDelayMs: 0, hangEvents: false, close: async () => {} };
-  const json = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
-  };
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const body = text ? JSON.parse(text) : undefined;
-    w.calls.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, body, auth: req.headers.authorization });
-    if (url.pathname === '/api/health') return json(res, 200, { ok: true, name: 'claude-mem' });
-    if (req.headers.authorization !== `Bearer ${token}`) return json(res, 401, { error: { code: 'unauthorized', message: 'bad token' } });
+    // Like the real worker: the request must be signed for this instance, and the answer is signed back.
+    const signed = parseAuthHeader(req.headers[AUTH_HEADER] as string | undefined);
+    const problem = signed ? requestProblem({ token, instanceId: 'fake', port: w.port }, { method: req.method ?? '', path: req.url ?? '', body: Buffer.from(text) }, signed) : 'unsigned';
+    const json = (res: ServerResponse, status: number, answer: unknown) => {
+      const out = JSON.stringify(answer);
+      res.writeHead(status, { 'content-type': 'application/json', ...(problem ? {} : { [PROOF_HEADER]: responseProof(token, signed!.nonce, status, out) }) });
+      res.end(out);
+    };
+    const headers = JSON.stringify(req.headers);
+    w.calls.push({ method: req.method ?? '', path: url.pathname, query: url.searchParams, body, auth: headers.includes(token) ? 'token sent' : problem ? 'none' : 'signed' });
+    if (url.pathname === '/api/health') return json(res, 200, problem ? { ok: true, name: 'claude-mem', version: 'test' } : { ok: true, name: 'claude-mem', version: 'test', pid: process.pid, instanceId: 'fake', dataDir, startedAt: '', uptimeMs: 1 });
+    if (problem) return json(res, 401, { error: { code: 'unauthorized', message: problem } });
     switch (`${req.method} ${url.pathname}`) {
       case 'POST /api/events':
         if (w.hangEvents) return; // never answers

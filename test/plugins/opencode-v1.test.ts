@@ -60,7 +60,7 @@ describe('OpenCode V1 plugin, fixture callbacks of OpenCode 1.18.33', () => {
     expect(result.toolFailed).toBeUndefined();
     expect(text).toMatchObject({ kind: 'assistant_message', message: 'All done.' });
     expect(end).toMatchObject({ kind: 'session_end', reason: 'idle' });
-    expect(w.calls.filter((c) => c.path === '/api/events').every((c) => c.auth === `Bearer ${w.token}`)).toBe(true);
+    expect(w.calls.filter((c) => c.path === '/api/events').every((c) => c.auth === 'signed')).toBe(true);
   });
 
   it('injects the context into the agent requests only, fetched once for the session', async () => {

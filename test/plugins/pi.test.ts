@@ -66,7 +66,7 @@ describe('Pi extension, fixture callbacks of Pi 0.73.1', () => {
     expect(answer.message).toBe('All done.');
     expect(end.reason).toBe('quit');
     // Every delivery carried the token.
-    expect(w!.calls.filter((c) => c.path === '/api/events').every((c) => c.auth === `Bearer ${w!.token}`)).toBe(true);
+    expect(w!.calls.filter((c) => c.path === '/api/events').every((c) => c.auth === 'signed')).toBe(true);
   });
 
   it('adds the memory context to the system prompt at before_agent_start (Pi keeps the prompt string; the context is not stored in the session)', async () => {

@@ -1,7 +1,7 @@
 /** The real worker (built dist/, real SQLite store) over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerRequest } from '../../src/shared/worker-client.js';
-import { alive, cleanupWorkers, cli, newHome, token, waitFor, workerJson, type Home } from './cli-helpers.js';
+import { alive, auth, cleanupWorkers, cli, newHome, token, waitFor, workerJson, type Home } from './cli-helpers.js';
 import { raw } from './http.js';
 import { sampleEvent } from './fake-store.js';
 
@@ -19,14 +19,17 @@ beforeAll(() => {
 
 afterAll(cleanupWorkers);
 
-const call = <T = any>(path: string, body?: unknown) => workerRequest<T>({ port, token: tok, path, body, timeoutMs: 10_000 });
+const call = <T = any>(path: string, body?: unknown) => workerRequest<T>({ port, auth: auth(home), path, body, timeoutMs: 10_000 });
 
 describe('worker API (real store)', () => {
-  it('health is open and proves identity; everything else needs the token', async () => {
+  it('health is open but names its pid and data directory only to a signed request; everything else needs the token', async () => {
     const h = await raw({ port, path: '/api/health' });
     expect(h.status).toBe(200);
-    expect(h.body).toMatchObject({ ok: true, name: 'claude-mem', instanceId: workerJson(home).instanceId, dataDir: home.dataDir });
-    expect(h.body.uptimeMs).toBeGreaterThanOrEqual(0);
+    expect(Object.keys(h.body).sort()).toEqual(['name', 'ok', 'version']);
+    expect(JSON.stringify(h.body)).not.toContain(home.dataDir);
+    const signed = await workerRequest<any>({ port, auth: auth(home), path: '/api/health', timeoutMs: 5000 });
+    expect(signed).toMatchObject({ status: 200, verified: true, body: { instanceId: workerJson(home).instanceId, dataDir: home.dataDir, pid: workerJson(home).pid } });
+    expect(signed.body.uptimeMs).toBeGreaterThanOrEqual(0);
     for (const path of ['/api/stats', '/api/search?q=x', '/api/context', '/api/timeline']) {
       expect((await raw({ port, path })).status, path).toBe(401);
       expect((await raw({ port, path, token: 'f'.repeat(64) })).status, path).toBe(401);
@@ -60,7 +63,7 @@ describe('worker API (real store)', () => {
     expect(r.body.error.code).toBe('body_too_large');
     expect(r.body.error.message).toContain(String(8 * 1024 * 1024));
     // Through the shared client too (what the hook uses).
-    const viaClient = await workerRequest<any>({ port, token: tok, path: '/api/memory', body: { text: 'y'.repeat(2 * 1024 * 1024) }, timeoutMs: 10_000 });
+    const viaClient = await workerRequest<any>({ port, auth: auth(home), path: '/api/memory', body: { text: 'y'.repeat(2 * 1024 * 1024) }, timeoutMs: 10_000 });
     expect(viaClient.status).toBe(413);
     expect((await raw({ port, path: '/api/health' })).status).toBe(200);
     expect(alive(workerJson(home).pid)).toBe(true);

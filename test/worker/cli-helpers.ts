@@ -46,6 +46,11 @@ export function token(home: Home): string {
   return readFileSync(join(home.dataDir, 'worker.token'), 'utf8').trim();
 }
 
+/** What claude-mem's clients sign requests with (the recorded instance and the token). */
+export function auth(home: Home): { token: string; instanceId: string } {
+  return { token: token(home), instanceId: workerJson(home).instanceId };
+}
+
 /** Zombies (exited, not yet reaped by init) count as dead. */
 export const alive = pidAlive;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { IngestBatcher } from '../../src/worker/ingest-batcher.js';
 import { openStore } from '../../src/worker/store/sqlite-store.js';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
@@ -40,5 +41,38 @@ describe('IngestBatcher', () => {
     const batcher = new IngestBatcher(failing as never);
     const outcomes = await Promise.allSettled([batcher.submit([tool(1)]), batcher.submit([tool(2)])]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+  });
+
+  it('acknowledges a request only after its transaction committed: a full database answers an error and stores nothing of it', async () => {
+    const path = join(tempDir(), 'db.sqlite');
+    const store = openStore(path);
+    // SQLite's own limit makes the file full for real: its writes fail with SQLITE_FULL.
+    const db = (store as unknown as { db: Database.Database }).db;
+    db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 40}`);
+    const batcher = new IngestBatcher(store);
+    const big = (i: number) => ({ ...tool(i, `s${i % 3}`), toolResponse: { stdout: `${i} `.repeat(2000) } });
+    const acked: number[] = [];
+    const refused: number[] = [];
+    for (let round = 0; round < 40 && refused.length === 0; round++) {
+      const ids = [round * 3, round * 3 + 1, round * 3 + 2];
+      const outcomes = await Promise.allSettled(ids.map((i) => batcher.submit([big(i)])));
+      outcomes.forEach((o, k) => {
+        if (o.status === 'fulfilled') acked.push(ids[k]);
+        else {
+          expect((o.reason as { code?: string }).code).toMatch(/^SQLITE_FULL/);
+          refused.push(ids[k]);
+        }
+      });
+    }
+    expect(acked.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    // What another connection reads: every acknowledged event, none of the refused ones.
+    const reader = new Database(path, { readonly: true });
+    const stored = new Set((reader.prepare("SELECT json_extract(payload, '$.toolUseId') AS id FROM events").all() as { id: string }[]).map((r) => r.id));
+    reader.close();
+    for (const i of acked) expect(stored.has(`t${i}`), `acknowledged t${i}`).toBe(true);
+    for (const i of refused) expect(stored.has(`t${i}`), `refused t${i}`).toBe(false);
+    db.pragma('max_page_count = 1073741823');
+    store.close();
   });
 });

@@ -169,7 +169,7 @@ describe('worker lifecycle', () => {
       const f = status(home);
       expect(f.doc.state).toBe('foreign');
       expect(f.code).toBe(1);
-      expect(f.doc.evidence.join('\n')).toContain('not as a claude-mem worker');
+      expect(f.doc.evidence.join('\n')).toContain("without the worker's proof");
       expect(cli(home, ['stop']).status).toBe(1);
       expect(alive(foreign.pid)).toBe(true);
     } finally {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { listSpool, writeSpool } from '../../src/shared/spool.js';
 import { SpoolDrain } from '../../src/worker/spool-drain.js';
 import { memoryLogger } from '../../src/worker/logger.js';
+import { StorageHealth } from '../../src/worker/storage-health.js';
 import { tempDir } from '../helpers/temp.js';
 import { busyError, FakeStore, sampleEvent } from './fake-store.js';
 
@@ -70,6 +71,22 @@ describe('spool drain', () => {
     expect(listSpool(spoolDir)).toHaveLength(1);
     store.failWith = undefined;
     expect(await drain.tick()).toMatchObject({ files: 1, stored: 1 });
+  });
+
+  it('waits for a database it cannot write (full, read-only) however long it takes: the files are fine, nothing is dead-lettered', async () => {
+    const storage = new StorageHealth(memoryLogger());
+    const { spoolDir, store, drain } = setup({ poisonAfter: 2, storage });
+    writeSpool(spoolDir, [sampleEvent(1)]);
+    for (const code of ['SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_FULL']) {
+      store.failWith = Object.assign(new Error(code), { code });
+      for (let i = 0; i < 3; i++) expect(await drain.tick()).toMatchObject({ files: 0, deferred: 1 });
+    }
+    expect(storage.state()).toMatchObject({ problem: 'full', code: 'SQLITE_FULL', failures: 3 });
+    expect(listSpool(spoolDir)).toHaveLength(1);
+    expect(store.deadLetters).toEqual([]);
+    store.failWith = undefined;
+    expect(await drain.tick()).toMatchObject({ files: 1, stored: 1, deadLettered: 0 });
+    expect(storage.state()).toBeNull();
   });
 
   it('dead-letters a file whose ingest keeps failing, so it cannot block the spool', async () => {

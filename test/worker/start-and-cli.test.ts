@@ -6,7 +6,7 @@ import { writeSpool } from '../../src/shared/spool.js';
 import { workerRequest } from '../../src/shared/worker-client.js';
 import { ensureWorker } from '../../src/shared/worker-start.js';
 import { REPO_ROOT } from '../helpers/temp.js';
-import { cleanupWorkers, cli, newHome, token, waitFor, workerJson, workerPids } from './cli-helpers.js';
+import { auth, cleanupWorkers, cli, newHome, token, waitFor, workerJson, workerPids } from './cli-helpers.js';
 import { sampleEvent } from './fake-store.js';
 
 afterEach(cleanupWorkers);
@@ -22,10 +22,10 @@ describe('spool drain at start', () => {
     expect(r.status, r.stderr).toBe(0);
     await waitFor(() => readdirSync(spool).filter((f) => f.endsWith('.jsonl')).length === 0, 10_000, 'spool empty');
     const port = workerJson(home).port;
-    const stats = await workerRequest<any>({ port, token: token(home), path: '/api/stats', timeoutMs: 5000 });
+    const stats = await workerRequest<any>({ port, auth: auth(home), path: '/api/stats', timeoutMs: 5000 });
     expect(stats.body.store.events).toBe(4);
     expect(stats.body.deadLetters).toBe(1);
-    const search = await workerRequest<any>({ port, token: token(home), path: '/api/search?q=capybara', timeoutMs: 5000 });
+    const search = await workerRequest<any>({ port, auth: auth(home), path: '/api/search?q=capybara', timeoutMs: 5000 });
     expect(search.body.results.length).toBeGreaterThan(0);
   });
 
@@ -35,7 +35,7 @@ describe('spool drain at start', () => {
     const spool = join(home.dataDir, 'spool');
     writeSpool(spool, [sampleEvent(7, { sessionId: 'late' })]);
     await waitFor(() => readdirSync(spool).filter((f) => f.endsWith('.jsonl')).length === 0, 10_000, 'spool empty');
-    const stats = await workerRequest<any>({ port: workerJson(home).port, token: token(home), path: '/api/stats', timeoutMs: 5000 });
+    const stats = await workerRequest<any>({ port: workerJson(home).port, auth: auth(home), path: '/api/stats', timeoutMs: 5000 });
     expect(stats.body.store.events).toBe(1);
   });
 });
@@ -124,7 +124,7 @@ describe('CLI frame', () => {
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc).sort()).toEqual(
-      ['dataDir', 'evidence', 'fix', 'health', 'lastError', 'portOwner', 'state', 'stats', 'tokenAccepted', 'worker'].sort(),
+      ['dataDir', 'evidence', 'fix', 'health', 'lastError', 'losses', 'portOwner', 'state', 'stats', 'tokenAccepted', 'worker'].sort(),
     );
     expect(doc.state).toBe('stopped');
   });

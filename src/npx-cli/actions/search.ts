@@ -21,10 +21,10 @@ async function viaWorker(paths: DataPaths, q: SearchQuery): Promise<{ answer: Se
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(searchParams(q))) if (v !== undefined && v !== '') params.set(k, String(v));
   try {
-    const res = await workerRequest<SearchAnswer>({ port: w.port, token: w.token, path: `/api/search?${params}`, timeoutMs: 10_000 });
+    const res = await workerRequest<SearchAnswer>({ port: w.port, auth: w.auth, path: `/api/search?${params}`, timeoutMs: 10_000 });
     if (res.status === 200 && Array.isArray(res.body?.results)) return { answer: res.body };
     const error = workerError(res.body);
-    if (res.status === 400) throw new UsageError(error?.message ?? 'invalid search');
+    if (res.status === 400 && res.verified) throw new UsageError(error?.message ?? 'invalid search');
     return { why: `worker answered ${res.status}${error ? `: ${error.message}` : ''}` };
   } catch (err) {
     if (err instanceof CliError) throw err;

@@ -1,9 +1,11 @@
 /** `claude-mem start | stop | restart | status` at work. Loaded only when one of them runs. */
 import { mkdirSync } from 'node:fs';
+import { lossReason } from '../../shared/losses.js';
 import { dataPaths, type DataPaths } from '../../shared/paths.js';
 import { workerLogPath } from '../../shared/worker-start.js';
 import { startWorker, stopWorker, type StopResult } from '../../worker/lifecycle/control.js';
 import { workerStatus, type StatusReport } from '../../worker/lifecycle/status.js';
+import type { StorageFailure } from '../../worker/storage-health.js';
 import { eprintln, formatDuration, printJson, println, setExit, style } from '../output.js';
 
 interface JsonOpt {
@@ -22,6 +24,9 @@ export function formatStatus(r: StatusReport): string[] {
       lines.push(`  memory: ${s.store.observations ?? 0} observations in ${s.store.sessions ?? 0} sessions; spool: ${s.spool?.files ?? 0} file(s); dead letters: ${s.deadLetters ?? 0}`);
     }
   }
+  const storage = (r.stats as { storage?: StorageFailure | null } | null)?.storage;
+  if (storage) lines.push(style.red(`  database writes fail since ${storage.since} (${storage.code}: ${storage.message}); captures wait in the spool`));
+  if (r.losses) lines.push(style.red(`  lost: ${r.losses.lost} event(s) could be neither stored nor spooled, last ${r.losses.lastAt} (${lossReason(r.losses)}); see claude-mem doctor`));
   lines.push(`  data dir: ${r.dataDir}`);
   lines.push('  evidence:', ...r.evidence.map((e) => `    - ${e}`));
   if (r.fix) lines.push(`  fix: ${r.fix}`);

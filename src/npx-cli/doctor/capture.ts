@@ -1,8 +1,11 @@
-/** Capture health: the spool drains, dead letters are visible, and every installed host has been heard from. */
+/** Capture health: the spool drains, losses and dead letters are visible, and every installed host has been heard from. */
 import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
+import { lossReason, readLosses } from '../../shared/losses.js';
 import { listSpool } from '../../shared/spool.js';
+import type { StorageFailure } from '../../worker/storage-health.js';
 import type { StoreStats } from '../../worker/store/types.js';
 import type { DoctorContext } from './context.js';
+import { freeBytes, sizeText } from './data.js';
 import { age, errorText } from './timebox.js';
 import type { Check } from './types.js';
 
@@ -13,16 +16,57 @@ const QUIET_AFTER_MS = 7 * 24 * 3600_000;
 export async function spoolCheck(ctx: DoctorContext, now = Date.now()): Promise<Check> {
   const id = 'capture.spool';
   const files = listSpool(ctx.paths.spool);
-  if (files.length === 0) return { id, area: 'capture', status: 'ok', evidence: `${ctx.paths.spool} is empty: every capture reached the worker` };
+  if (files.length === 0) {
+    const lost = readLosses(ctx.paths.root);
+    return {
+      id, area: 'capture', status: 'ok',
+      evidence: lost
+        ? `${ctx.paths.spool} is empty, but ${lost.lost} event(s) never got that far (see capture.losses)`
+        : `${ctx.paths.spool} is empty: every capture reached the worker`,
+    };
+  }
   const oldest = now - Math.min(...files.map((f) => f.mtimeMs));
   const bytes = files.reduce((n, f) => n + f.size, 0);
   const text = `${files.length} file(s), ${Math.ceil(bytes / 1024)} KiB waiting in ${ctx.paths.spool}, oldest ${age(oldest)}`;
   if (oldest <= SPOOL_STALE_MS) return { id, area: 'capture', status: 'ok', evidence: `${text} (in transit)` };
-  const up = (await ctx.worker()).state === 'running';
+  const st = await ctx.worker();
+  const up = st.state === 'running';
+  const storage = (st.stats as { storage?: StorageFailure | null } | null)?.storage;
+  if (up && storage) {
+    return {
+      id, area: 'capture', status: 'fail',
+      evidence: `${text}: the worker cannot write its database (${storage.code}), so they wait (see data.writable)`,
+      fix: 'Fix what data.writable names; the worker then stores them by itself (claude-mem doctor --fix restarts it when needed).',
+    };
+  }
   return {
     id, area: 'capture', status: 'fail',
     evidence: up ? `${text}: the running worker is not draining them, so they are not in memory` : `${text}: the worker is not running, so they are not in memory yet`,
     fix: up ? 'claude-mem doctor --fix (restarts the worker, which drains the spool on start); see logs/worker.log' : 'claude-mem doctor --fix (or: claude-mem start; the worker drains the spool on start)',
+  };
+}
+
+/** What a failure code says about the cause, in the user's words. */
+function lossCause(ctx: DoctorContext, code: string): string {
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    const free = freeBytes(ctx.paths);
+    return `the disk of ${ctx.paths.root} was full${code === 'EDQUOT' ? ' (disk quota)' : ''} (now ${free === undefined ? 'free space unknown' : `${sizeText(free)} free`})`;
+  }
+  if (code === 'EROFS') return `the file system of ${ctx.paths.root} was read-only`;
+  if (code === 'EACCES' || code === 'EPERM') return `${ctx.paths.spool} could not be written (permissions)`;
+  return `writing ${ctx.paths.spool} failed`;
+}
+
+/** Events neither the worker nor the spool could keep: counted in the loss record by whoever lost them. */
+export function lossCheck(ctx: DoctorContext): Check {
+  const id = 'capture.losses';
+  const lost = readLosses(ctx.paths.root);
+  if (!lost) return { id, area: 'capture', status: 'ok', evidence: 'no capture was lost: every event was stored or spooled' };
+  const when = lost.firstAt === lost.lastAt ? `at ${lost.lastAt}` : `between ${lost.firstAt} and ${lost.lastAt}`;
+  return {
+    id, area: 'capture', status: 'fail',
+    evidence: `${lost.lost} event(s) were lost ${when}: the worker could not store them and the spool could not keep them, because ${lossCause(ctx, lost.code)} (last error ${lossReason(lost)})`,
+    fix: `They cannot be recovered. Fix the cause (free disk space, or give ${ctx.paths.spool} back to your user), then claude-mem doctor --fix clears this record (${lost.file}).`,
   };
 }
 

@@ -1,7 +1,7 @@
 /** One pass over every check: independent groups run side by side, each behind a safety net. */
 import type { DoctorContext } from './context.js';
 import { runtimeRefs } from './commands.js';
-import { deadLetterCheck, lastEventChecks, spoolCheck } from './capture.js';
+import { deadLetterCheck, lastEventChecks, lossCheck, spoolCheck } from './capture.js';
 import { diskCheck, permissionsCheck } from './data.js';
 import { databaseChecks } from './database.js';
 import { recordedChanges } from './drift.js';
@@ -41,7 +41,7 @@ export async function collect(ctx: DoctorContext): Promise<Check[]> {
     guard('runtime', async () => [nodeCheck(), ...(await Promise.all([sqliteCheck(ctx), entryCheck(ctx, refs)]))]),
     guard('data', async () => [permissionsCheck(ctx.paths), manifestCheck(ctx), ...(await databaseChecks(ctx)), diskCheck(ctx.paths)]),
     guard('worker', () => workerChecks(ctx)),
-    guard('capture', async () => [await spoolCheck(ctx), await deadLetterCheck(ctx), ...(await lastEventChecks(ctx)), ...(await realTrafficChecks(ctx))]),
+    guard('capture', async () => [await spoolCheck(ctx), lossCheck(ctx), await deadLetterCheck(ctx), ...(await lastEventChecks(ctx)), ...(await realTrafficChecks(ctx))]),
     guard('hosts', async () => {
       const r = await hostChecks(ctx);
       sessions = r.probeSessions;

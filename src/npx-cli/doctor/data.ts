@@ -59,19 +59,29 @@ export function permissionsCheck(paths: DataPaths): Check {
 const GIB = 1024 ** 3;
 const MIB = 1024 ** 2;
 
-export function diskCheck(paths: DataPaths): Check {
-  const id = 'data.disk';
-  let free: number;
+/** Free bytes on the disk that holds (or will hold) the data directory; undefined when unknown. */
+export function freeBytes(paths: DataPaths): number | undefined {
   let dir = paths.root;
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir); // not created yet: the disk it will be on
   try {
     const s = statfsSync(dir);
-    free = s.bavail * s.bsize;
-  } catch (e) {
-    return { id, area: 'data', status: 'warn', evidence: `free space of ${paths.root} unknown: ${(e as Error).message}` };
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
   }
-  const text = free >= GIB ? `${(free / GIB).toFixed(1)} GiB` : `${Math.round(free / MIB)} MiB`;
-  if (free < 100 * MIB) return { id, area: 'data', status: 'fail', evidence: `${text} free on the disk of ${paths.root}: captures will fail to store`, fix: 'Free disk space (at least 1 GiB).' };
+}
+
+export const sizeText = (bytes: number) => (bytes >= GIB ? `${(bytes / GIB).toFixed(1)} GiB` : `${Math.round(bytes / MIB)} MiB`);
+
+/** Below this, captures will soon fail: SQLite and the spool need room for whole pages and files. */
+const FULL_DISK_BYTES = 100 * MIB;
+
+export function diskCheck(paths: DataPaths): Check {
+  const id = 'data.disk';
+  const free = freeBytes(paths);
+  if (free === undefined) return { id, area: 'data', status: 'warn', evidence: `free space of ${paths.root} unknown` };
+  const text = sizeText(free);
+  if (free < FULL_DISK_BYTES) return { id, area: 'data', status: 'fail', evidence: `${text} free on the disk of ${paths.root}: captures will fail to store`, fix: 'Free disk space (at least 1 GiB).' };
   if (free < GIB) return { id, area: 'data', status: 'warn', evidence: `only ${text} free on the disk of ${paths.root}`, fix: 'Free disk space (at least 1 GiB).' };
   return { id, area: 'data', status: 'ok', evidence: `${text} free on the disk of ${paths.root}` };
 }

@@ -3,11 +3,15 @@
  * so it runs in a worker thread: a large database cannot hold the other checks up, and a time box
  * can give up on it.
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { lossRecordPath } from '../../shared/losses.js';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { SCHEMA_VERSION } from '../../worker/store/migrations.js';
+import type { StorageFailure } from '../../worker/storage-health.js';
+import { databaseWriteProblems, describeWriteProblem, type WriteProblem } from '../../worker/store/writable.js';
 import type { DoctorContext } from './context.js';
+import { freeBytes, sizeText } from './data.js';
 import { errorText } from './timebox.js';
 import type { Check } from './types.js';
 
@@ -57,6 +61,11 @@ function inThread(path: string, timeoutMs: number): Promise<Outcome> {
 }
 
 export async function databaseChecks(ctx: DoctorContext): Promise<Check[]> {
+  const [integrity, writable] = await Promise.all([integrityChecks(ctx), writableCheck(ctx)]);
+  return [...integrity, writable];
+}
+
+async function integrityChecks(ctx: DoctorContext): Promise<Check[]> {
   const db = ctx.paths.db;
   if (!existsSync(db)) {
     const ev = `${db} does not exist yet (the worker creates it on its first start)`;
@@ -94,4 +103,60 @@ export async function databaseChecks(ctx: DoctorContext): Promise<Check[]> {
     out.push({ id: 'data.migrations', area: 'data', status: 'fail', evidence: `schema version ${r.version}, current is ${SCHEMA_VERSION}: the worker migrates it when it starts`, fix: 'claude-mem restart' });
   }
   return out;
+}
+
+/** The spool directory and the loss record too: where captures go when the database refuses them. */
+function captureWriteProblems(ctx: DoctorContext): WriteProblem[] {
+  const out = databaseWriteProblems(ctx.paths.db);
+  for (const [path, role] of [[ctx.paths.spool, 'directory'], [lossRecordPath(ctx.paths.root), 'loss record']] as const) {
+    try {
+      const st = statSync(path);
+      try {
+        accessSync(path, constants.W_OK);
+      } catch (e) {
+        out.push({ path, role, code: (e as NodeJS.ErrnoException).code ?? 'EACCES', mode: st.mode & 0o7777, uid: st.uid });
+      }
+    } catch {
+      // Created when first needed.
+    }
+  }
+  return out;
+}
+
+/** What `doctor --fix` gives write access back to (fix.ts); the database file itself is the user's. */
+const OURS: ReadonlySet<WriteProblem['role']> = new Set(['directory', 'write-ahead log', 'shared-memory index', 'loss record']);
+
+/** Can the database (and the spool behind it) take writes, and does the running worker manage to? */
+async function writableCheck(ctx: DoctorContext): Promise<Check> {
+  const id = 'data.writable';
+  const problems = captureWriteProblems(ctx);
+  if (problems.length) {
+    // The directories, -wal, -shm and the loss record are claude-mem's to repair; the database the user's.
+    const userFiles = problems.filter((p) => !OURS.has(p.role) && p.code !== 'EROFS').map((p) => `'${p.path}'`);
+    const steps = [
+      ...(problems.some((p) => p.code === 'EROFS') ? [`remount the file system of ${ctx.paths.root} read-write`] : []),
+      ...(userFiles.length ? [`chmod u+w ${userFiles.join(' ')}`] : []),
+      'claude-mem doctor --fix (gives the data and spool directories, the -wal and -shm files and the loss record back their write access, then starts or restarts the worker, which drains the spool)',
+    ];
+    return {
+      id, area: 'data', status: 'fail',
+      evidence: `cannot be written by this user, so captures are not stored: ${problems.map(describeWriteProblem).join('; ')}`,
+      fix: steps.join(', then '),
+    };
+  }
+  const storage = ((await ctx.worker()).stats as { storage?: StorageFailure | null } | null)?.storage;
+  if (storage) {
+    const free = freeBytes(ctx.paths);
+    const cause = storage.problem === 'full'
+      ? `the disk of ${ctx.paths.root} is full (${free === undefined ? 'free space unknown' : `${sizeText(free)} free`})`
+      : storage.problem === 'readonly' ? 'the worker opened the database while it was read-only' : 'the disk reports I/O errors';
+    return {
+      id, area: 'data', status: 'fail',
+      evidence: `the running worker's writes fail since ${storage.since} (${storage.failures}×, ${storage.code}: ${storage.message}): ${cause}; captures go to the spool meanwhile (see capture.spool, capture.losses)`,
+      fix: storage.problem === 'full'
+        ? 'Free disk space: the worker stores the spool by itself once there is room.'
+        : storage.problem === 'readonly' ? 'claude-mem doctor --fix (restarts the worker, which reopens the database for writing)' : 'Check the disk (dmesg, SMART) and restore a backup if needed.',
+    };
+  }
+  return { id, area: 'data', status: 'ok', evidence: `the database, its -wal and -shm files and ${ctx.paths.spool} are writable` };
 }

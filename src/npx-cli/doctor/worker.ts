@@ -24,7 +24,7 @@ function identity(st: StatusReport, fresh: boolean): Check {
     id, area: 'worker', status: 'fail',
     evidence: `${why}: ${st.evidence.join('; ')}`,
     fix: st.state === 'foreign' ? (st.fix ?? 'free the port, then claude-mem start')
-      : st.lastError ? `${st.fix}; the last start failed: ${st.lastError.message}` : fresh ? INSTALL_FIX : START_FIX,
+      : st.lastError ? 'resolve what the last start failed on (see above), then claude-mem doctor --fix (or: claude-mem start)' : fresh ? INSTALL_FIX : START_FIX,
   };
 }
 

@@ -1,7 +1,7 @@
 /** start / stop for the CLI (and doctor): built on ensureWorker and the identity-proving status. */
 import type { DataPaths } from '../../shared/paths.js';
-import { readToken, workerRequest } from '../../shared/worker-client.js';
-import { ensureWorker, pidAlive, type EnsureResult } from '../../shared/worker-start.js';
+import { workerRequest } from '../../shared/worker-client.js';
+import { ensureWorker, pidAlive, recordedAuth, type EnsureResult } from '../../shared/worker-start.js';
 import { workerStatus, type StatusReport } from './status.js';
 import { removeWorkerInfoIfOurs } from './worker-file.js';
 
@@ -41,15 +41,16 @@ export async function stopWorker(paths: DataPaths, graceMs = 10_000): Promise<St
   if (st.state === 'stopped') return { result: 'not_running', pid: null, method: null, evidence };
   if (!info) return { result: 'failed', pid: null, method: null, evidence };
   if (st.state === 'foreign') return { result: 'foreign', pid: info.pid, method: null, evidence };
-  // `health` is set only when the process proved to be our worker (running, or stale by token).
-  if (!st.health) {
+  // Signalled only when proven ours: by its signed answer (running), or by holding the recorded
+  // port under the recorded pid as a worker process (an older worker, or another token's: stale).
+  if (!st.health && !(st.state === 'stale' && st.portOwner?.pid === info.pid)) {
     if (!pidAlive(info.pid) && removeWorkerInfoIfOurs(paths, info.instanceId)) evidence.push('removed the stale worker.json');
     return { result: 'not_running', pid: info.pid, method: null, evidence };
   }
   const pid = info.pid;
   let method: StopResult['method'] = null;
   try {
-    const res = await workerRequest({ port: info.port, token: readToken(paths), method: 'POST', path: '/api/admin/shutdown', body: {}, timeoutMs: 3000 });
+    const res = await workerRequest({ port: info.port, auth: recordedAuth(paths, info), method: 'POST', path: '/api/admin/shutdown', body: {}, timeoutMs: 3000 });
     if (res.status >= 200 && res.status < 300) method = 'http';
     else evidence.push(`POST /api/admin/shutdown answered ${res.status}`);
   } catch (err) {

@@ -70,3 +70,8 @@ export function describePid(pid: number | undefined): string {
   const cmd = processCommand(pid);
   return cmd ? `pid ${pid} (${cmd})` : `pid ${pid}`;
 }
+
+/** A process whose command line runs claude-mem's worker entry (dist/worker.mjs or worker.js). */
+export function looksLikeWorker(pid: number): boolean {
+  return /(^|[/\s])worker\.m?js(\s|$)/.test(processCommand(pid) ?? '');
+}

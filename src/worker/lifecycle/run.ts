@@ -9,15 +9,17 @@ import type { DataPaths } from '../../shared/paths.js';
 import { listSpool } from '../../shared/spool.js';
 import { VERSION } from '../../shared/version.js';
 import { readWorkerInfo, type WorkerInfo } from '../../shared/worker-client.js';
-import { checkHealth, fetchHealth, isHealthBody, releaseStartLock, workerLogPath, type HealthBody } from '../../shared/worker-start.js';
+import { checkHealth, fetchHealth, isHealthBody, pidAlive, recordedAuth, releaseStartLock, workerLogPath, type HealthBody } from '../../shared/worker-start.js';
+import { ensureLossRecord, lossRecordPath } from '../../shared/losses.js';
 import { createFileLogger, type Logger } from '../logger.js';
 import { createWorkerServer, type WorkerServer } from '../server.js';
 import { candidatePort, loadSettings, updateSettings, type Settings } from '../settings.js';
 import { SpoolDrain } from '../spool-drain.js';
 import { IngestBatcher } from '../ingest-batcher.js';
+import { StorageHealth } from '../storage-health.js';
 import { startTranscriptWatcher, type TranscriptWatcher } from '../transcripts/watcher.js';
 import type { MemoryStore } from '../store/types.js';
-import { describePid, findPortOwner } from './proc.js';
+import { describePid, findPortOwner, looksLikeWorker } from './proc.js';
 import { ensureToken } from './token.js';
 import { clearStartError, removeWorkerInfoIfOurs, writeStartError, writeWorkerInfo } from './worker-file.js';
 
@@ -101,14 +103,19 @@ async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: num
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
   }
-  const res = await fetchHealth(port, 1000);
-  if (res && isHealthBody(res.body) && res.body.dataDir === paths.root) {
+  // Only the worker recorded in worker.json can prove itself (a signed health answer).
+  const recorded = readWorkerInfo(paths);
+  const auth = recorded?.port === port ? recordedAuth(paths, recorded) : undefined;
+  const res = auth ? await fetchHealth(port, 1000, auth) : undefined;
+  if (res?.verified && isHealthBody(res.body) && res.body.dataDir === paths.root) {
     throw new AlreadyRunning(`a worker of this data directory already listens on port ${port} (pid ${res.body.pid}); exiting`);
   }
   const holderPid = findPortOwner(port);
-  // Our recorded worker holds the port but was too busy to answer health in time.
-  const recorded = readWorkerInfo(paths);
   if (holderPid && recorded && recorded.pid === holderPid && recorded.port === port && holderPid !== process.pid) {
+    // It answered but could not prove itself: the recorded worker of an older claude-mem (which
+    // does not sign its answers) or of another token. No client of this one can use it: replace it.
+    if (res && (await stopUnprovenWorker(holderPid))) return srv.listen(port);
+    // Our recorded worker holds the port but was too busy to answer health in time.
     throw new AlreadyRunning(`the recorded worker (pid ${holderPid}) holds port ${port}; exiting`);
   }
   // An unconfigured first choice was only a preference: take any free port.
@@ -120,6 +127,25 @@ async function listenOrFail(srv: WorkerServer, paths: DataPaths, configured: num
   );
 }
 
+/**
+ * SIGTERM (a graceful stop) to the process worker.json records, which /proc shows holding the
+ * recorded port — so it is a process of this user, and a claude-mem worker by its command line.
+ * True once it is gone.
+ */
+async function stopUnprovenWorker(pid: number): Promise<boolean> {
+  if (!looksLikeWorker(pid)) return false;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return false;
+  }
+  for (const end = Date.now() + 8000; Date.now() < end; ) {
+    if (!pidAlive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
 async function serve(paths: DataPaths, settings: Settings, token: string, store: MemoryStore, logger: Logger, exit: (code: number) => void) {
   const instanceId = randomUUID();
   const startedAt = new Date();
@@ -127,7 +153,8 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
     ok: true, name: 'claude-mem', version: VERSION, pid: process.pid, instanceId, dataDir: paths.root,
     startedAt: startedAt.toISOString(), uptimeMs: Date.now() - startedAt.getTime(),
   });
-  const drain = new SpoolDrain({ store, spoolDir: paths.spool, logger, intervalMs: settings.spoolDrainIntervalMs });
+  const storage = new StorageHealth(logger);
+  const drain = new SpoolDrain({ store, spoolDir: paths.spool, logger, storage, intervalMs: settings.spoolDrainIntervalMs });
   let stopping: Promise<void> | undefined;
   let transcripts: TranscriptWatcher | undefined;
   const shutdown = (reason: string) => {
@@ -155,8 +182,16 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
   const srv = createWorkerServer({
     ctx: {
       store, logger, health, shutdown,
-      ingest: (events) => batcher.submit(events),
+      ingest: async (events) => {
+        const result = await batcher.submit(events);
+        storage.succeeded();
+        return result;
+      },
       kickDrain: () => drain.kick(),
+      storageFailed: (err) => {
+        if (storage.failed(err)) drain.kick(1000);
+      },
+      storageState: () => storage.state(),
       transcripts: () => transcripts?.status(),
       spoolDepth: () => {
         const files = listSpool(paths.spool);
@@ -164,6 +199,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
       },
     },
     token,
+    instanceId,
     limits: { default: settings.maxBodyBytes, events: settings.maxEventsBodyBytes },
   });
 
@@ -172,6 +208,8 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
   const info: WorkerInfo = { pid: process.pid, port, version: VERSION, startedAt: startedAt.toISOString(), dataDir: paths.root, instanceId };
   writeWorkerInfo(paths, info);
   clearStartError(paths);
+  // Made now, while there is room: hooks count lost events in it when even the spool fails.
+  if (!ensureLossRecord(paths.root)) logger.warn('cannot create the loss record', { file: lossRecordPath(paths.root) });
   releaseStartLock(paths);
   drain.start();
   // Transcript capture runs inside the worker so checkpoints commit with the events they produced.

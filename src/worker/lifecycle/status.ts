@@ -1,15 +1,16 @@
 /**
  * `status`: proves who runs on the recorded port instead of trusting worker.json.
- * running = worker.json + live pid + /api/health with the same instanceId, pid and dataDir
- *           + the token accepted on an authenticated route;
+ * running = worker.json + live pid + /api/health, signed for the recorded instance and answered
+ *           with the worker's proof (so it holds the token), with the same instanceId, pid, dataDir;
  * stopped = no worker.json; stale = the record points at a dead pid or at no worker;
  * foreign = something else answers on the recorded port.
  */
 import { readFileSync } from 'node:fs';
+import { readLosses, type LossSummary } from '../../shared/losses.js';
 import type { DataPaths } from '../../shared/paths.js';
-import { readToken, readWorkerInfo, workerRequest, type WorkerInfo } from '../../shared/worker-client.js';
-import { fetchHealth, isHealthBody, pidAlive, readStartError, type HealthBody, type StartError } from '../../shared/worker-start.js';
-import { describePid, findPortOwner } from './proc.js';
+import { readWorkerInfo, workerRequest, type WorkerInfo } from '../../shared/worker-client.js';
+import { fetchHealth, isHealthBody, pidAlive, readStartError, recordedAuth, type HealthBody, type StartError } from '../../shared/worker-start.js';
+import { describePid, findPortOwner, looksLikeWorker } from './proc.js';
 
 export type WorkerState = 'running' | 'stopped' | 'stale' | 'foreign';
 
@@ -28,6 +29,8 @@ export interface StatusReport {
   portOwner: { port: number; pid: number | null; description: string } | null;
   /** Why the last start failed, when it did and nothing runs. */
   lastError: StartError | null;
+  /** Events that could be neither stored nor spooled (the loss record), whatever the worker's state. */
+  losses: LossSummary | null;
   fix: string | null;
 }
 
@@ -49,7 +52,7 @@ function owner(port: number): NonNullable<StatusReport['portOwner']> {
 export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<StatusReport> {
   const r: StatusReport = {
     state: 'stopped', dataDir: paths.root, evidence: [], worker: null, health: null, tokenAccepted: null,
-    stats: null, portOwner: null, lastError: null, fix: null,
+    stats: null, portOwner: null, lastError: null, losses: readLosses(paths.root) ?? null, fix: null,
   };
   const info = readWorkerInfo(paths);
   if (!info) {
@@ -76,7 +79,9 @@ export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<
     return r;
   }
   r.evidence.push(`pid ${info.pid} is alive`);
-  const res = await fetchHealth(info.port, timeoutMs);
+  // Signed with the token for the recorded instance: only that worker can answer with a proof.
+  const auth = recordedAuth(paths, info);
+  const res = await fetchHealth(info.port, timeoutMs, auth);
   if (!res) {
     r.state = 'stale';
     r.evidence.push(`nothing answers on 127.0.0.1:${info.port}; pid ${info.pid} is not our worker: ${describePid(info.pid)}`);
@@ -84,39 +89,54 @@ export async function workerStatus(paths: DataPaths, timeoutMs = 1500): Promise<
     return r;
   }
   const h = res.body;
-  if (res.status !== 200 || !isHealthBody(h) || h.instanceId !== info.instanceId || h.dataDir !== paths.root || h.pid !== info.pid) {
-    r.state = 'foreign';
-    const o = owner(info.port);
-    r.portOwner = o;
-    r.evidence.push(
-      isHealthBody(h)
-        ? `127.0.0.1:${info.port} answers as the claude-mem worker of ${h.dataDir} (pid ${h.pid}, instance ${h.instanceId}), not the one in worker.json`
-        : `127.0.0.1:${info.port} answers HTTP ${res.status}, not as a claude-mem worker`,
-    );
-    if (o.pid) r.evidence.push(`port ${info.port} is held by ${o.description}`);
-    r.fix = `free port ${info.port} or set another "port" in ${paths.settings}, then claude-mem start`;
-    return r;
+  if (!res.verified || res.status !== 200 || !isHealthBody(h) || h.instanceId !== info.instanceId || h.dataDir !== paths.root || h.pid !== info.pid) {
+    return unproven(r, paths, info, res.status, res.verified ? h : undefined);
   }
   r.health = h;
-  r.evidence.push(`GET /api/health: instance ${h.instanceId}, data dir ${h.dataDir}, version ${h.version}`);
-  const token = readToken(paths);
-  let status = 0;
+  r.evidence.push(`GET /api/health signed with ${paths.token}: token accepted, answer proven; instance ${h.instanceId}, data dir ${h.dataDir}, version ${h.version}`);
+  r.tokenAccepted = true;
   try {
-    const s = await workerRequest({ port: info.port, token, path: '/api/stats', timeoutMs: Math.max(timeoutMs, 3000) });
-    status = s.status;
+    const s = await workerRequest({ port: info.port, auth, path: '/api/stats', timeoutMs: Math.max(timeoutMs, 3000) });
     if (s.status === 200) r.stats = s.body;
+    r.evidence.push(`GET /api/stats → ${s.status}`);
   } catch (err) {
     r.evidence.push(`GET /api/stats failed: ${(err as Error).message}`);
   }
-  r.tokenAccepted = status === 0 ? null : status !== 401;
-  if (status === 401) {
+  // Identity is proven by health; a slow stats answer (busy store) does not make the worker stale.
+  r.state = 'running';
+  return r;
+}
+
+/**
+ * Something answers on the recorded port but cannot prove it is the recorded worker. When the
+ * recorded pid itself holds the port (seen in /proc) and runs a worker entry, it is our worker of
+ * an older claude-mem (which does not sign) or started with another token: stale, to restart.
+ * Anything else is foreign, and is never signalled.
+ */
+function unproven(r: StatusReport, paths: DataPaths, info: WorkerInfo, status: number, health: unknown): StatusReport {
+  const o = owner(info.port);
+  // /proc shows the recorded pid holding the recorded port (so a process of this user) running a
+  // worker entry: our own worker, of an older claude-mem or another token.
+  if (o.pid === info.pid && looksLikeWorker(info.pid)) {
     r.state = 'stale';
-    r.evidence.push(`the worker rejects ${paths.token}: the token changed after it started`);
+    r.portOwner = o;
+    if (status === 401) {
+      r.tokenAccepted = false;
+      r.evidence.push(`pid ${info.pid} holds port ${info.port} but refuses requests signed with ${paths.token}: the token changed after it started`);
+    } else {
+      r.evidence.push(`pid ${info.pid} holds port ${info.port} but answers (HTTP ${status}) without a proof: a worker of an older claude-mem (${info.version})`);
+    }
     r.fix = 'claude-mem restart';
     return r;
   }
-  // Identity is proven by health; a slow stats answer (busy store) does not make the worker stale.
-  r.evidence.push(status ? `token accepted (GET /api/stats → ${status})` : 'token not verified: /api/stats did not answer in time');
-  r.state = 'running';
+  r.state = 'foreign';
+  r.portOwner = o;
+  r.evidence.push(
+    isHealthBody(health)
+      ? `127.0.0.1:${info.port} answers as the claude-mem worker of ${health.dataDir} (pid ${health.pid}, instance ${health.instanceId}), not the one in worker.json`
+      : `127.0.0.1:${info.port} answers HTTP ${status} without the worker's proof: not the claude-mem worker recorded in worker.json`,
+  );
+  if (o.pid) r.evidence.push(`port ${info.port} is held by ${o.description}`);
+  r.fix = `free port ${info.port} or set another "port" in ${paths.settings}, then claude-mem start`;
   return r;
 }

@@ -23,6 +23,8 @@ export const statsRoute: Route = {
         store,
         spool: ctx.spoolDepth(),
         deadLetters: store.deadLetters,
+        // Writes the database refuses right now (disk full, read-only): captures wait in the spool.
+        storage: ctx.storageState(),
         transcripts: ctx.transcripts?.() ?? null,
         worker: { pid: h.pid, version: h.version, instanceId: h.instanceId, startedAt: h.startedAt, uptimeMs: h.uptimeMs },
       },

@@ -1,9 +1,10 @@
 /** Errors the HTTP layer turns into `{ error: { code, message } }` with a stable code. */
 import type { z } from 'zod';
+import { storageProblem } from '../store/errors.js';
 
 export type ErrorCode =
   | 'bad_json' | 'invalid_body' | 'invalid_query' | 'not_found' | 'method_not_allowed' | 'unauthorized'
-  | 'bad_host' | 'body_too_large' | 'store_busy' | 'shutting_down' | 'internal';
+  | 'bad_host' | 'body_too_large' | 'store_busy' | 'store_full' | 'store_readonly' | 'store_io' | 'shutting_down' | 'internal';
 
 export interface Issue {
   path: string;
@@ -26,6 +27,23 @@ export class HttpError extends Error {
 export function isBusyError(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return typeof code === 'string' && (code === 'store_busy' || /^SQLITE_(BUSY|LOCKED)/.test(code));
+}
+
+const STORAGE_ANSWERS = {
+  full: { status: 507, code: 'store_full', what: 'the disk holding the database is full' },
+  readonly: { status: 503, code: 'store_readonly', what: 'the database is read-only (file mode, owner or file system)' },
+  io: { status: 503, code: 'store_io', what: 'the disk reported an I/O error' },
+} as const;
+
+/**
+ * The answer to a write the database could not commit because of where it lives: an error status,
+ * so that the caller keeps what it sent (hooks spool it). `claude-mem doctor` names the cause.
+ */
+export function storageFailure(err: unknown): { status: number; code: ErrorCode; message: string } | undefined {
+  const kind = storageProblem(err);
+  if (!kind) return undefined;
+  const a = STORAGE_ANSWERS[kind];
+  return { status: a.status, code: a.code, message: `nothing was stored: ${a.what} (${(err as Error)?.message ?? String(err)}); keep the events and retry later` };
 }
 
 /** The store refused its input (a StoreError with code invalid_input): the caller's to fix. */

@@ -2,6 +2,7 @@ import type { IngestResult, MemoryStore } from '../store/types.js';
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { Logger } from '../logger.js';
 import type { HealthBody } from '../../shared/worker-start.js';
+import type { StorageFailure } from '../storage-health.js';
 
 /** What route handlers may use. */
 export interface RouteContext {
@@ -16,6 +17,10 @@ export interface RouteContext {
   transcripts?(): unknown;
   /** Asks the spool drain for an early pass (after an ingest failure). */
   kickDrain(): void;
+  /** A write could not be committed (disk full, read-only, I/O): recorded for status and doctor. */
+  storageFailed(err: unknown): void;
+  /** The current episode of failing writes, if any. */
+  storageState(): StorageFailure | null;
   /** Starts a graceful shutdown once the current response is sent. */
   shutdown(reason: string): void;
 }
@@ -23,6 +28,8 @@ export interface RouteContext {
 export interface RouteInput {
   body: unknown;
   query: URLSearchParams;
+  /** The caller proved it holds the token (signed request or bearer token). */
+  authenticated: boolean;
 }
 
 export interface Reply {
@@ -33,7 +40,7 @@ export interface Reply {
 export interface Route {
   method: 'GET' | 'POST';
   path: string;
-  /** false only for GET /api/health. */
+  /** false only for GET /api/health (which says more to an authenticated caller). */
   auth: boolean;
   /** 'events' uses the larger capture limit. */
   bodyLimit?: 'default' | 'events';

@@ -1,6 +1,6 @@
 /** Errors the store raises with a stable `code`, so the worker and doctor can decide what to do. */
 
-export type StoreErrorCode = 'store_corrupt' | 'store_busy' | 'store_newer_schema' | 'store_open_failed' | 'invalid_input';
+export type StoreErrorCode = 'store_corrupt' | 'store_busy' | 'store_newer_schema' | 'store_open_failed' | 'store_readonly' | 'invalid_input';
 
 export class StoreError extends Error {
   constructor(
@@ -30,6 +30,21 @@ export function isEnvironmentError(err: unknown): boolean {
   return /^SQLITE_(BUSY|LOCKED|FULL|IOERR|NOMEM|READONLY|CORRUPT|NOTADB|CANTOPEN|PERM|INTERRUPT|PROTOCOL)/.test(
     sqliteCode(err),
   );
+}
+
+/** Why the database cannot take a write right now; nothing of the failed transaction was committed. */
+export type StorageProblem = 'full' | 'readonly' | 'io';
+
+/**
+ * A write failed because of where the database lives (disk full, read-only file or file system,
+ * I/O error), not because of what was written: the caller keeps its data and retries later.
+ */
+export function storageProblem(err: unknown): StorageProblem | undefined {
+  const code = sqliteCode(err);
+  if (/^SQLITE_FULL/.test(code)) return 'full';
+  if (/^SQLITE_(READONLY|CANTOPEN|PERM)/.test(code) || (err as { code?: unknown })?.code === 'store_readonly') return 'readonly';
+  if (/^SQLITE_IOERR/.test(code)) return 'io';
+  return undefined;
 }
 
 /** Maps an error raised while opening the database to a StoreError naming the file. */

@@ -25,6 +25,7 @@ import { FtsIndexer, rebuildSearchIndex } from './fts-index.js';
 import { registerSearchFunctions } from './search-layout.js';
 import { Searcher } from './search.js';
 import { StatementCache } from './statements.js';
+import { databaseWriteProblems, describeWriteProblem } from './writable.js';
 import { Timeline } from './timeline.js';
 import type {
   ContextQuery, ContextResult, DeadLetter, IngestResult, MemoryStore, Observation, PromptRow, SaveMemoryInput,
@@ -101,6 +102,7 @@ export class SqliteStore implements MemoryStore {
     try {
       const created = !readonly && !existsSync(dbPath);
       if (created) mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+      if (!readonly) refuseUnwritable(dbPath);
       db = new Database(dbPath, { readonly, fileMustExist: readonly, timeout: opts.busyTimeoutMs ?? 5000 });
       if (created) chmodSync(dbPath, 0o600);
       configureConnection(db, dbPath, readonly);
@@ -150,8 +152,10 @@ export class SqliteStore implements MemoryStore {
 
   /**
    * Several callers' batches in ONE transaction, each with its own result: the worker groups the
-   * requests that arrive in the same tick, so concurrent hooks share a commit. Falls back to one
-   * transaction per batch when an event fails on its own account.
+   * requests that arrive in the same tick, so concurrent hooks share a commit. All or nothing:
+   * when anything fails (an event on its own account included) nothing is committed and the error
+   * is thrown, so the caller can tell every batch exactly what happened to it (ingest-batcher.ts
+   * then stores them one by one).
    */
   ingestMany(batches: CaptureEvent[][]): IngestResult[] {
     if (batches.length === 1) return [this.ingest(batches[0])];
@@ -163,13 +167,7 @@ export class SqliteStore implements MemoryStore {
         return result;
       }),
     );
-    let results: IngestResult[];
-    try {
-      results = this.manyTxn.immediate(batches);
-    } catch (err) {
-      if (!(err instanceof EventFailure)) throw err;
-      return batches.map((b) => this.ingest(b));
-    }
+    const results = this.manyTxn.immediate(batches);
     for (const [host, at] of activity) {
       if (at > (this.activity.get(host as HostId) ?? '')) this.activity.set(host as HostId, at);
     }
@@ -443,6 +441,19 @@ export class SqliteStore implements MemoryStore {
     this.closed = true;
     this.db.close();
   }
+}
+
+/**
+ * A writer that cannot write would accept nothing and still look healthy: refuse to open, naming
+ * the file, so the worker's start error (and doctor) say what to fix.
+ */
+function refuseUnwritable(dbPath: string): void {
+  const problems = databaseWriteProblems(dbPath);
+  if (!problems.length) return;
+  const ownFix = problems.some((p) => p.role === 'database' || p.role === 'directory')
+    ? ` Give it back write access (chmod u+w ${problems.filter((p) => p.role === 'database' || p.role === 'directory').map((p) => `'${p.path}'`).join(' ')}), then run claude-mem doctor --fix.`
+    : ' claude-mem doctor --fix repairs these files.';
+  throw new StoreError('store_readonly', `The database cannot be written: ${problems.map(describeWriteProblem).join('; ')}.${ownFix}`, dbPath);
 }
 
 /** The settings every connection of the store runs with (the benchmark's plain-SQL baseline too). */

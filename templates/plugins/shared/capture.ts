@@ -14,6 +14,7 @@ import type { WorkerLink } from '../../../src/hook/link.js';
 import type { CaptureEvent } from '../../../src/shared/capture-event.js';
 import type { DataPaths } from '../../../src/shared/paths.js';
 import { sanitizeEvent } from '../../../src/shared/privacy.js';
+import { recordLoss } from '../../../src/shared/losses.js';
 import { writeSpool } from '../../../src/shared/spool.js';
 
 /** Per request to the worker while capturing: a local worker answers in milliseconds. */
@@ -89,7 +90,8 @@ export function createCapturer(paths: DataPaths, link: WorkerLink, log: HookLog)
         try {
           writeSpool(paths.spool, batch);
         } catch (err) {
-          log.problem(`LOST ${batch.length} event(s) at exit: cannot spool: ${errorText(err)}`);
+          const counted = recordLoss(paths.root, batch.length, err);
+          log.problem(`LOST ${batch.length} event(s) at exit: cannot spool: ${errorText(err)}${counted ? '' : '; the loss record could not be written either'}`);
         }
       }
     },

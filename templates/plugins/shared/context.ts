@@ -53,7 +53,7 @@ export function createContextCache(host: string, link: WorkerLink, log: HookLog)
       const q = new URLSearchParams({ cwd: k.cwd, host });
       if (k.sessionId) q.set('session', k.sessionId);
       const res = await workerRequest<{ text?: unknown }>({
-        port: endpoint.port, token: endpoint.token, path: `/api/context?${q}`, timeoutMs: Math.max(50, deadline - Date.now()),
+        port: endpoint.port, auth: endpoint.auth, path: `/api/context?${q}`, timeoutMs: Math.max(50, deadline - Date.now()),
       });
       if (res.status < 200 || res.status >= 300) {
         log.detail(`context: worker answered ${res.status}`);
@@ -61,6 +61,8 @@ export function createContextCache(host: string, link: WorkerLink, log: HookLog)
       }
       return typeof res.body?.text === 'string' ? res.body.text : '';
     } catch (err) {
+      // An answer without the worker's proof is never injected into the conversation.
+      if ((err as { code?: unknown }).code === 'unproven_answer') link.markDown();
       log.detail(`context: ${errorText(err)}`);
       return undefined;
     }

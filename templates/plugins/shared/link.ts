@@ -37,7 +37,7 @@ export function createPluginLink(paths: DataPaths, cfg: InstallConfig, log: Hook
 
   const read = (): Endpoint | undefined => {
     const e = workerEndpoint(paths);
-    return e && pidAlive(e.info.pid) ? { port: e.port, token: e.token } : undefined;
+    return e && pidAlive(e.info.pid) ? { port: e.port, auth: e.auth } : undefined;
   };
 
   const spawnStart = (): void => {

@@ -86,11 +86,13 @@ export function createRecall(host: HostId, link: WorkerLink, log: HookLog): Reca
     const ep = await endpoint();
     let res;
     try {
-      res = await workerRequest<T>({ port: ep.port, token: ep.token, method, path, body, timeoutMs: RECALL_REQUEST_MS });
+      res = await workerRequest<T>({ port: ep.port, auth: ep.auth, method, path, body, timeoutMs: RECALL_REQUEST_MS });
     } catch (err) {
       link.markDown();
       throw new WorkerDown((err as Error).message);
     }
+    // An unproven answer (a stale port, a changed token) is not the worker's to relay.
+    if (!res.verified) throw new WorkerDown(`127.0.0.1:${ep.port} answered HTTP ${res.status} without the worker's proof`);
     if (res.status >= 200 && res.status < 300) return res.body;
     const e = workerError(res.body);
     if (res.status === 400 || res.status === 413 || res.status === 422) throw new ToolInputError(e?.message ?? `HTTP ${res.status}`);
