@@ -31,16 +31,37 @@ export const style = {
   yellow: wrap(33, 39),
 };
 
+/** Streams whose reader went away (`claude-mem … | head`): nothing more is written to them. */
+const gone = new Set<NodeJS.WriteStream>();
+
+/**
+ * When the reader of stdout or stderr goes away, the output ends and the command does not: it
+ * finishes what it was doing (an uninstall half done would be worse than lost lines) and exits
+ * with its own code, without a stack trace.
+ */
+export function endQuietlyWhenReaderLeaves(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+      gone.add(stream);
+    });
+  }
+}
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (!gone.has(stream)) stream.write(text);
+}
+
 export function println(line = ''): void {
-  process.stdout.write(`${line}\n`);
+  write(process.stdout, `${line}\n`);
 }
 
 export function eprintln(line = ''): void {
-  process.stderr.write(`${line}\n`);
+  write(process.stderr, `${line}\n`);
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  write(process.stdout, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Sets the exit code without cutting stdout short (process.exit could lose buffered output). */
