@@ -35,6 +35,16 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
 });
 
+// The launcher hosts run (copied to <data>/runtime/claude-mem.cjs by install): node built-ins only,
+// and .cjs so that no package.json around the data directory can make it an ES module.
+await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: ['src/launcher.ts'],
+  outfile: 'dist/launcher.cjs',
+  external: [],
+});
+
 // The hook runs on every tool call inside someone else's agent: one small file, no packages.
 await build({
   ...common,

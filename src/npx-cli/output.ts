@@ -1,8 +1,10 @@
 import { InvalidArgumentError } from 'commander';
+import { runnable } from './command-form.js';
 
 /**
  * Terminal output for every command: human lines on stdout, diagnostics on stderr, `--json`
- * documents on stdout. Colour only on a TTY and never with NO_COLOR.
+ * documents on stdout. Colour only on a TTY and never with NO_COLOR. Every `claude-mem <command>`
+ * in a message is printed in the form that runs on this machine (command-form.ts).
  */
 export class CliError extends Error {
   constructor(message: string, readonly exitCode = 1, readonly code = 'failed') {
@@ -53,15 +55,20 @@ function write(stream: NodeJS.WriteStream, text: string): void {
 }
 
 export function println(line = ''): void {
-  write(process.stdout, `${line}\n`);
+  write(process.stdout, `${runnable(line)}\n`);
 }
 
 export function eprintln(line = ''): void {
-  write(process.stderr, `${line}\n`);
+  write(process.stderr, `${runnable(line)}\n`);
+}
+
+/** Text written as is (a rendered report), its commands made runnable. */
+export function print(text: string): void {
+  write(process.stdout, runnable(text));
 }
 
 export function printJson(value: unknown): void {
-  write(process.stdout, `${JSON.stringify(value, null, 2)}\n`);
+  write(process.stdout, `${JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? runnable(v, true) : v), 2)}\n`);
 }
 
 /** Sets the exit code without cutting stdout short (process.exit could lose buffered output). */

@@ -31,7 +31,7 @@ export interface InstallContext {
   env: Env;
   home: string;
   dataDir: string;
-  /** Absolute path of node, and of the installed `claude-mem` entry (dist/bin.js). */
+  /** Absolute path of node, and of the entry hosts run (the launcher in the data directory, install/runtime.ts). */
   nodePath: string;
   entryPath: string;
   /** Root of the installed package (templates/ and dist/ live under it). */

@@ -5,12 +5,13 @@
  */
 import { HOST_IDS, type HostId } from '../../shared/hosts.js';
 import { VERSION } from '../../shared/version.js';
+import { runnable } from '../command-form.js';
 import { renderPlan } from '../engine/index.js';
 import { applyInstall } from './apply.js';
 import { describeDetection } from './detect.js';
 import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './plan.js';
 import { captureText } from './planner.js';
-import { detectionTable, hostLines, tildify } from './summary.js';
+import { detectionTable, hostLines, runtimeLines, tildify } from './summary.js';
 
 export const CANCEL_EXIT = 130;
 
@@ -35,14 +36,16 @@ export interface Prompter {
   log: { info(m: string): void; success(m: string): void; warn(m: string): void; error(m: string): void; message(m: string): void };
 }
 
+/** @clack/prompts, its messages' `claude-mem <command>`s in the form that runs here (as println does). */
 export async function clackPrompter(): Promise<Prompter> {
   const p = await import('@clack/prompts');
+  const r = (m: string) => runnable(m);
   return {
-    intro: p.intro, outro: p.outro, cancel: p.cancel, note: p.note, isCancel: p.isCancel,
+    intro: p.intro, outro: (m) => p.outro(r(m)), cancel: (m) => p.cancel(r(m)), note: (m, t) => p.note(r(m), t), isCancel: p.isCancel,
     multiselect: (o) => p.multiselect(o as Parameters<typeof p.multiselect>[0]) as never,
     select: (o) => p.select(o as Parameters<typeof p.select>[0]) as never,
     spinner: () => p.spinner(),
-    log: p.log,
+    log: { info: (m) => p.log.info(r(m)), success: (m) => p.log.success(r(m)), warn: (m) => p.log.warn(r(m)), error: (m) => p.log.error(r(m)), message: (m) => p.log.message(r(m)) },
   };
 }
 
@@ -141,6 +144,7 @@ export async function runInteractive(prepared: Prepared, p: Prompter, o: Interac
   const out = await applyInstall(plan, { trustCodex: true, start: o.start, env: o.env, onProgress: say });
   if (active !== undefined) spin.stop(active);
   p.note(out.results.filter((r) => r.selected).map((r) => hostLines(r, o.env).join('\n')).join('\n'), 'Summary');
+  p.log.info(runtimeLines(out.runtime, o.env).join('\n'));
   if (!out.worker.ok) p.log.error(`Worker: ${out.worker.detail}`);
   else if (out.worker.state === 'not-started') p.log.info(`Worker ${out.worker.detail}`);
   const failed = out.results.filter((r) => r.selected && r.status === 'failed');

@@ -9,7 +9,7 @@ import { eprintln, printJson, println, style } from '../output.js';
 import { applyInstall, type InstallOutcome } from './apply.js';
 import { planInstall, type InstallPlan, type Prepared } from './plan.js';
 import { buildResults } from './results.js';
-import { hostLines, tildify } from './summary.js';
+import { hostLines, runtimeLines, tildify } from './summary.js';
 import type { HostResult } from './types.js';
 
 export const NO_HOST_MESSAGE = 'No supported host was found. Nothing was configured. To add one later: claude-mem install --ide <host>';
@@ -56,6 +56,7 @@ function report(out: InstallOutcome, plan: InstallPlan, o: RunOptions): RunResul
   const document = {
     ok: out.ok, version: VERSION, dryRun: false, dataDir: out.dataDir, created: out.created, port: out.port,
     backups: out.backups, worker: out.worker, hosts: out.results,
+    runtime: { dir: out.runtime.dir, launcher: out.runtime.layout.launcher, shim: out.runtime.layout.shim, switched: out.runtime.switched },
     ...(plan.selected.length === 0 && { message: NO_HOST_MESSAGE }),
   };
   if (!o.json) {
@@ -67,6 +68,7 @@ function report(out: InstallOutcome, plan: InstallPlan, o: RunOptions): RunResul
       println(`  hosts: ${HOST_IDS.join(', ')}`);
     }
     printHosts(out.results, o.env);
+    for (const l of runtimeLines(out.runtime, o.env)) println(l);
     const w = out.worker;
     (w.ok ? println : eprintln)(w.ok ? `worker: ${w.state}${w.pid ? ` (pid ${w.pid}, port ${w.port})` : ''}${w.state === 'not-started' ? ` — ${w.detail}` : ''}` : style.red(`worker: failed — ${w.detail}`));
     const failed = out.results.filter((r) => r.selected && r.status === 'failed');

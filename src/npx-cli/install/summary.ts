@@ -1,6 +1,8 @@
 /** Human rendering of install/uninstall results: one block per host, honest about every failure. */
 import { homeDir, type Env } from '../../shared/paths.js';
+import { onPath, shellPath } from '../command-form.js';
 import { style } from '../output.js';
+import type { RuntimeInstall } from './runtime.js';
 import { captureText, recallText } from './planner.js';
 import type { HostResult } from './types.js';
 
@@ -42,4 +44,16 @@ export function detectionTable(rows: ReadonlyArray<{ label: string; found: boole
   return rows
     .map((r) => `${r.found ? style.green('●') : style.dim('○')} ${r.label.padEnd(w)}  ${r.found ? r.evidence : style.dim('not found')}${r.capture ? style.dim(`  → ${r.capture}`) : ''}`)
     .join('\n');
+}
+
+/** Where the program now lives and how to run it (said once, after the hosts). */
+export function runtimeLines(rt: RuntimeInstall, env: Env = process.env): string[] {
+  const lines = [`program: ${tildify(rt.dir, env)}${rt.switched ? ' (hosts now run this copy)' : ''}; hosts start it through ${tildify(rt.layout.launcher, env)}`];
+  const m = rt.missed;
+  if (m) lines.push(`  ${m.count} hook call(s) between ${m.first} and ${m.last} found no program to run and were lost (${m.reason}); the program is back now`);
+  if (onPath(env)) return lines;
+  const home = homeDir(env);
+  const dir = home && rt.layout.binDir.startsWith(`${home}/`) ? `$HOME${rt.layout.binDir.slice(home.length)}` : rt.layout.binDir;
+  lines.push(`command: ${shellPath(rt.layout.shim, env)} (not on your PATH; to type just claude-mem, add this line to your shell profile: export PATH="${dir}:$PATH")`);
+  return lines;
 }
