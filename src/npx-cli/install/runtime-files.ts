@@ -1,12 +1,11 @@
 /**
  * The files of a runnable copy of claude-mem: its own package (package.json, dist/, templates/)
  * and every package it needs at run time, found as node finds them (from each package's real
- * directory, upwards through node_modules). The copy mirrors their real layout below the folder
- * they share, so node resolves every import in the copy exactly as it did in the original.
+ * directory, upwards through node_modules), laid out as npm lays out an install.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, posix, relative, sep } from 'node:path';
 
 export interface RuntimeFile {
   /** Absolute path in the original. */
@@ -50,38 +49,54 @@ function findPackage(fromDir: string, name: string): string | undefined {
   }
 }
 
-/** Real directories of every package the program needs (itself first); a missing required one is an error. */
-function packageDirs(root: string): string[] {
-  const dirs = [root];
-  for (let i = 0; i < dirs.length; i++) {
-    const m = readManifest(dirs[i]);
+/** A package of the copy: where it is read from, and its folder in the copy (`/node_modules/…`). */
+interface Placed {
+  real: string;
+  at: string;
+}
+
+/**
+ * Every package the program needs, each placed in the copy where node will find it: the program at
+ * /node_modules/claude-mem, each dependency as high up as it can go (/node_modules/<name>), or
+ * next to the package that needs it when that name is taken by another version. This is npm's
+ * own layout, so resolution in the copy gives each package exactly the dependency it had.
+ */
+function placePackages(root: string): Placed[] {
+  const self = readManifest(root).name ?? 'claude-mem';
+  const out: Placed[] = [{ real: root, at: posix.join('/node_modules', self) }];
+  const slots = new Map<string, string>([[out[0].at, root]]);
+  const slotFor = (name: string, from: string, real: string): { at: string; fresh: boolean } => {
+    for (let d = from; ; d = posix.dirname(d)) {
+      if (posix.basename(d) !== 'node_modules') {
+        const slot = posix.join(d, 'node_modules', name);
+        const there = slots.get(slot);
+        if (there === real) return { at: slot, fresh: false };
+        if (there !== undefined) return { at: posix.join(from, 'node_modules', name), fresh: true };
+      }
+      if (d === '/') return { at: posix.join('/node_modules', name), fresh: true };
+    }
+  };
+  for (let i = 0; i < out.length; i++) {
+    const { real: dir, at: from } = out[i];
+    const m = readManifest(dir);
     const wanted: Array<[string, boolean]> = [
       ...Object.keys(m.dependencies ?? {}).map((n): [string, boolean] => [n, true]),
       ...Object.keys({ ...m.optionalDependencies, ...m.peerDependencies }).map((n): [string, boolean] => [n, false]),
     ];
     for (const [name, required] of wanted) {
-      const at = findPackage(dirs[i], name);
-      if (!at) {
-        if (required) throw new Error(`${name}, which ${m.name ?? dirs[i]} needs, is not installed (looked upwards from ${dirs[i]})`);
+      const found = findPackage(dir, name);
+      if (!found) {
+        if (required) throw new Error(`${name}, which ${m.name ?? dir} needs, is not installed (looked upwards from ${dir})`);
         continue;
       }
-      const real = realpathSync(at);
-      if (!dirs.includes(real)) dirs.push(real);
+      const real = realpathSync(found);
+      const slot = slotFor(name, from, real);
+      if (!slot.fresh) continue;
+      slots.set(slot.at, real);
+      out.push({ real, at: slot.at });
     }
   }
-  return dirs;
-}
-
-/** The deepest folder holding them all that is not itself a node_modules (or scope) folder. */
-function sharedBase(dirs: readonly string[]): string {
-  let base = dirs[0];
-  while (!dirs.every((d) => d === base || d.startsWith(`${base}${sep}`))) base = dirname(base);
-  for (;;) {
-    const name = basename(base);
-    if (name === 'node_modules') base = dirname(base);
-    else if (name.startsWith('@') && basename(dirname(base)) === 'node_modules') base = dirname(dirname(base));
-    else return base;
-  }
+  return out;
 }
 
 function walk(dir: string, skipNodeModules: boolean, out: string[]): void {
@@ -95,14 +110,11 @@ function walk(dir: string, skipNodeModules: boolean, out: string[]): void {
 }
 
 export function runtimeFiles(packageRoot: string): RuntimeFiles {
-  const root = realpathSync(packageRoot);
-  const dirs = packageDirs(root);
-  const base = sharedBase(dirs);
+  const [self, ...deps] = placePackages(realpathSync(packageRoot));
   const hash = createHash('sha256');
   const files: RuntimeFile[] = [];
-  const add = (from: string, own: boolean) => {
+  const add = (from: string, rel: string, own: boolean) => {
     const st = lstatSync(from);
-    const rel = relative(base, from);
     files.push({ from, rel, own, symlink: st.isSymbolicLink() });
     // Our files by content (a rebuild rewrites them); a dependency's by size and time.
     hash.update(`${rel}\0`);
@@ -110,18 +122,19 @@ export function runtimeFiles(packageRoot: string): RuntimeFiles {
     else hash.update(`${st.size}:${st.mtimeMs}`);
     hash.update('\0');
   };
+  const inCopy = (p: Placed, file: string) => posix.join(p.at, relative(p.real, file).split(sep).join('/')).slice(1);
   for (const part of OWN_PARTS) {
-    const p = join(root, part);
+    const p = join(self.real, part);
     if (!existsSync(p)) continue;
     const list: string[] = [];
     if (lstatSync(p).isDirectory()) walk(p, false, list);
     else list.push(p);
-    for (const f of list) if (!SKIP_OWN.test(f)) add(f, true);
+    for (const f of list) if (!SKIP_OWN.test(f)) add(f, inCopy(self, f), true);
   }
-  for (const dir of dirs.slice(1)) {
+  for (const dep of deps) {
     const list: string[] = [];
-    walk(dir, true, list);
-    for (const f of list) add(f, false);
+    walk(dep.real, true, list);
+    for (const f of list) add(f, inCopy(dep, f), false);
   }
-  return { selfRel: relative(base, root), files, key: hash.digest('hex') };
+  return { selfRel: self.at.slice(1), files, key: hash.digest('hex') };
 }
