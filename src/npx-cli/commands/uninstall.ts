@@ -93,5 +93,5 @@ async function print(r: Awaited<ReturnType<typeof import('../install/uninstall.j
   if (r.error) eprintln(style.red(r.error));
   if (r.purged === true) println(`data directory removed: ${r.dataDir}`);
   else if (r.purged === 'would-purge') println(`data directory would be removed: ${r.dataDir}`);
-  else if (!r.dryRun) println(`data directory kept: ${r.dataDir} (remove it with --purge)`);
+  else if (!r.dryRun) println(`data directory kept: ${r.dataDir} (your memory, and claude-mem itself under runtime/; \`claude-mem uninstall --purge\` removes both)`);
 }

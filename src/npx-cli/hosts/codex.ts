@@ -52,19 +52,26 @@ export const codex: HostModule = {
     const dir = codexHome(ctx.env, ctx.home);
     const config = join(dir, 'config.toml');
     const features = asRecord(readToml(config)?.features);
-    const changes: Change[] = [
-      ...claudeHookUpserts(join(dir, 'hooks.json'), 'codex', ctx, specs()),
+    const turnOn: Change[] = [
       { kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'hooks', value: true },
       // The legacy alias, when present, must not say the opposite.
       ...(features && 'codex_hooks' in features
         ? [{ kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'codex_hooks', value: true } as const]
         : []),
+    ];
+    const feature = codexHooksFeature(features && { features });
+    // Hooks the user switched off stay off unless they say otherwise (the installer asks).
+    const off = !feature.on;
+    const changes: Change[] = [
+      ...claudeHookUpserts(join(dir, 'hooks.json'), 'codex', ctx, specs()),
+      ...(off ? [] : turnOn),
       { kind: 'toml-table', file: config, host: 'codex', table: ['mcp_servers', MCP_KEY], value: mcpServer(ctx) },
     ];
     return {
       capture: 'hooks',
       recall: 'mcp',
       changes,
+      ...(off && { killSwitch: { setting: feature.how, file: config, howToEnable: `set \`hooks = true\` under [features] in ${config}`, enable: turnOn } }),
       nextSteps: [
         'Trust the claude-mem hooks in Codex (type /hooks in Codex and approve them): Codex skips untrusted hooks silently.',
       ],
@@ -78,7 +85,7 @@ export const codex: HostModule = {
       id: 'codex.hooks-feature',
       status: on ? 'ok' : 'fail',
       evidence: `${file}: ${how}`,
-      ...(!on && { fix: `Set \`hooks = true\` under [features] in ${file} (or run claude-mem install --ide codex).` }),
+      ...(!on && { fix: `Set \`hooks = true\` under [features] in ${file}, or run \`claude-mem install --ide codex --enable-hooks\`.` }),
     }];
   },
 };

@@ -143,13 +143,13 @@ export async function applyInstall(plan: InstallPlan, opts: ApplyInstallOptions)
     if (!r.selected) continue;
     progress(`${r.label}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`, r.status === 'ok' ? 'ok' : r.status === 'failed' ? 'error' : 'warn');
     const h = plan.hosts.get(r.id as HostId)!;
-    if (r.status === 'ok' && h.decision) {
+    if ((r.status === 'ok' || r.status === 'off') && h.decision) {
       meta.set(r.id, { label: r.label, decision: h.decision, version: h.detected.detection.version, claudeMemVersion: VERSION });
     }
   }
   if (meta.size > 0) writeHostMeta(paths.manifest, meta);
 
-  const codex = results.find((r) => r.id === 'codex' && r.status === 'ok' && r.capture === 'hooks');
+  const codex = results.find((r) => r.id === 'codex' && (r.status === 'ok' || r.status === 'off') && r.capture === 'hooks');
   if (codex) await trustCodex(plan, codex, opts);
 
   let worker: WorkerOutcome = { ok: true, state: 'not-started', detail: 'not started (--no-start); run `claude-mem start` when ready' };

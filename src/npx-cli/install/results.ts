@@ -2,7 +2,7 @@
 import type { HostId } from '../../shared/hosts.js';
 import type { EngineError } from '../engine/index.js';
 import type { Detected } from './detect.js';
-import { filesOf, hostChanges, type InstallPlan } from './plan.js';
+import { filesOf, hostChanges, type HostPlanned, type InstallPlan } from './plan.js';
 import type { FileResult, HostResult } from './types.js';
 
 function detectedOf(d: Detected): HostResult['detected'] {
@@ -30,6 +30,18 @@ function filesFor(plan: InstallPlan, id: HostId, withDiff: boolean): FileResult[
   }));
 }
 
+/** Capture is off by the user's own switch: said in the status line, with how to turn it on. */
+function withKillSwitch(r: HostResult, h: HostPlanned): HostResult {
+  if (!h.killSwitch) return r;
+  const ks = h.killSwitch.off;
+  const where = `${ks.setting} in ${ks.file}`;
+  if (h.killSwitch.turnOn) return { ...r, captureDetail: [...r.captureDetail, `hooks turned on as you asked: ${where} was off (uninstall puts it back)`] };
+  return {
+    ...r, status: 'off', reason: `capture is OFF: ${where} switches off every hook, claude-mem's included (your setting, left as it is)`,
+    fix: `${ks.howToEnable}, or run \`claude-mem install --ide ${h.id} --enable-hooks\``,
+  };
+}
+
 /** Results for every host (selected ones from the plan); `writeFailures` are files applyPlan could not write. */
 export function buildResults(plan: InstallPlan, opts: { dryRun: boolean; writeFailures?: ReadonlyMap<string, EngineError> }): HostResult[] {
   return plan.prepared.detected.map((d) => {
@@ -51,6 +63,6 @@ export function buildResults(plan: InstallPlan, opts: { dryRun: boolean; writeFa
     const files = filesFor(plan, h.id, opts.dryRun);
     const failed = opts.writeFailures?.get(h.id);
     if (failed) return { ...base, files, status: 'failed', reason: failed.message, fix: failed.fix };
-    return { ...base, files };
+    return withKillSwitch({ ...base, files }, h);
   });
 }

@@ -11,8 +11,8 @@ export function tildify(p: string, env: Env = process.env): string {
   return home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p;
 }
 
-const MARK = { ok: '✓', skipped: '–', failed: '✗' } as const;
-const COLOR = { ok: style.green, skipped: style.yellow, failed: style.red } as const;
+const MARK = { ok: '✓', off: '!', skipped: '–', failed: '✗' } as const;
+const COLOR = { ok: style.green, off: style.yellow, skipped: style.yellow, failed: style.red } as const;
 
 /** The lines for one host, for install and uninstall alike. */
 export function hostLines(r: HostResult, env: Env = process.env): string[] {
@@ -21,7 +21,7 @@ export function hostLines(r: HostResult, env: Env = process.env): string[] {
   const head = `${MARK[r.status]} ${r.label.padEnd(18)} ${tail ? r.status.padEnd(7) : r.status}`;
   const out = [`${COLOR[r.status](head)}${tail}`];
   const pad = '      ';
-  if (r.status === 'failed' && r.fix) out.push(`${pad}fix: ${r.fix}`);
+  if ((r.status === 'failed' || r.status === 'off') && r.fix) out.push(`${pad}${r.status === 'off' ? 'to turn it on' : 'fix'}: ${r.fix}`);
   if (r.status === 'skipped' && r.fix && r.selected) out.push(`${pad}${r.fix.startsWith('claude-mem ') ? 'to include it: ' : 'next: '}${r.fix}`);
   for (const f of r.files) {
     if (f.action !== 'unchanged') out.push(`${pad}${f.action.padEnd(9)}${tildify(f.path, env)}`);
@@ -33,7 +33,7 @@ export function hostLines(r: HostResult, env: Env = process.env): string[] {
   for (const w of r.warnings) out.push(`${pad}${style.yellow(`! ${w}`)}`);
   const saysHow = r.nextSteps.some((s) => s.includes('/hooks'));
   if (r.trust?.fix && r.trust.state !== 'trusted' && !saysHow) out.push(`${pad}${style.yellow(`  fix: ${r.trust.fix}`)}`);
-  if (r.status === 'ok') for (const s of r.nextSteps) out.push(`${pad}next: ${s}`);
+  if (r.status === 'ok' || r.status === 'off') for (const s of r.nextSteps) out.push(`${pad}next: ${s}`);
   // Multi-line texts (a JSON snippet in a next step) stay inside the host's block.
   return out.flatMap((l) => l.split('\n')).map((l, i) => (i === 0 || l.startsWith(pad) ? l : `${pad}  ${l}`));
 }

@@ -2,7 +2,8 @@
 import type { HostId } from '../../shared/hosts.js';
 import type { CaptureWriter, Detection, HostModule, RecallPath } from '../hosts/types.js';
 
-export type HostStatus = 'ok' | 'skipped' | 'failed';
+/** `off`: installed, but the host's own hook switch, which the user turned off, keeps capture off. */
+export type HostStatus = 'ok' | 'off' | 'skipped' | 'failed';
 
 export type FileAction = 'created' | 'modified' | 'unchanged' | 'restored' | 'removed';
 
