@@ -7,7 +7,7 @@ import type { HostId } from '../../shared/hosts.js';
 import type { DataPaths } from '../../shared/paths.js';
 import { VERSION } from '../../shared/version.js';
 import { runtimeLayout } from '../../shared/runtime-layout.js';
-import { applyPlan, type EngineError } from '../engine/index.js';
+import { applyPlan } from '../engine/index.js';
 import { CliError } from '../output.js';
 import { TRUST_FIX, trustCodexHooks } from './codex-trust.js';
 import { writeHostMeta, type MetaInput } from './meta.js';
@@ -134,10 +134,7 @@ export async function applyInstall(plan: InstallPlan, opts: ApplyInstallOptions)
   const { created, port } = await prepareDataDir(paths);
   const runtime = runtimeFor(plan);
   const summary = await applyPlan(plan.files, { manifestPath: paths.manifest, backupsDir: paths.backups, beforeWrite: crashSwitch(opts.env) });
-  const writeFailures = new Map<string, EngineError>();
-  for (const f of summary.failed) for (const h of f.hosts) if (!writeFailures.has(h)) writeFailures.set(h, f.error);
-
-  const results = buildResults(plan, { dryRun: false, writeFailures });
+  const results = buildResults(plan, { dryRun: false, applied: summary });
   const meta = new Map<string, MetaInput>();
   for (const r of results) {
     if (!r.selected) continue;

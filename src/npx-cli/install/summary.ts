@@ -4,7 +4,7 @@ import { onPath, shellPath } from '../command-form.js';
 import { style } from '../output.js';
 import type { RuntimeInstall } from './runtime.js';
 import { captureText, recallText } from './planner.js';
-import type { HostResult } from './types.js';
+import type { FileResult, HostResult } from './types.js';
 
 export function tildify(p: string, env: Env = process.env): string {
   const home = homeDir(env);
@@ -13,6 +13,8 @@ export function tildify(p: string, env: Env = process.env): string {
 
 const MARK = { ok: '✓', off: '!', skipped: '–', failed: '✗' } as const;
 const COLOR = { ok: style.green, off: style.yellow, skipped: style.yellow, failed: style.red } as const;
+
+const ACTION: Partial<Record<FileResult['action'], string>> = { 'rolled-back': 'put back', 'not-written': 'not written' };
 
 /** The lines for one host, for install and uninstall alike. */
 export function hostLines(r: HostResult, env: Env = process.env): string[] {
@@ -24,7 +26,7 @@ export function hostLines(r: HostResult, env: Env = process.env): string[] {
   if ((r.status === 'failed' || r.status === 'off') && r.fix) out.push(`${pad}${r.status === 'off' ? 'to turn it on' : 'fix'}: ${r.fix}`);
   if (r.status === 'skipped' && r.fix && r.selected) out.push(`${pad}${r.fix.startsWith('claude-mem ') ? 'to include it: ' : 'next: '}${r.fix}`);
   for (const f of r.files) {
-    if (f.action !== 'unchanged') out.push(`${pad}${f.action.padEnd(9)}${tildify(f.path, env)}`);
+    if (f.action !== 'unchanged') out.push(`${pad}${`${ACTION[f.action] ?? f.action} `.padEnd(9)}${tildify(f.path, env)}`);
     for (const n of f.notes ?? []) out.push(`${pad}  note: ${n}`);
   }
   const unchanged = r.files.filter((f) => f.action === 'unchanged').length;
