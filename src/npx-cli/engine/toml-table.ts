@@ -15,6 +15,9 @@ import { checkTablePath, conflict, dropTableEdits, findKey, finishApply, header,
 import { tomlBody, tomlKey, tomlValue } from './toml-write.js';
 import type { ChangeRecord, TomlData, TomlTableChange } from './types.js';
 
+/** How the note above a table uninstall commented out begins. */
+export const COMMENTED_OUT_MARK = '# claude-mem uninstall removed its own keys from ';
+
 /** Keys of the table that are the user's: added by them, or ours changed by them since. */
 function usersKeys(current: Record<string, unknown>, ours: Readonly<Record<string, TomlData>>): string[] {
   return Object.keys(current).filter((k) => !(k in ours) || !deepEqual(current[k], ours[k]));
@@ -72,7 +75,7 @@ function commentOut(body: string, c: TomlTableChange, keys: readonly string[], f
     if (!isPrefix(c.table, b.key) || ranges.some(([s, e]) => b.start >= s && b.start < e)) return;
     ranges.push([b.start, lineEnd(body, samePath(b.key, c.table) ? spanEnd(doc, i) : b.lastLineEnd)]);
   });
-  const why = `# claude-mem uninstall removed its own keys from ${header(c.table)}; yours (${keys.join(', ')}) are kept below, commented out: the table does not work without claude-mem's.`;
+  const why = `${COMMENTED_OUT_MARK}${header(c.table)}; yours (${keys.join(', ')}) are kept below, commented out: the table does not work without claude-mem's.`;
   const edits = ranges.map(([start, end], n): Edit => {
     const text = body.slice(start, end).split(/\r?\n/).map((l) => (l.trim() === '' ? l : `# ${l}`)).join(eol);
     return { offset: start, length: end - start, content: n === 0 ? `${why}${eol}${text}` : text };

@@ -4,7 +4,7 @@ import { deepEqual, getAt, matches, setAt } from './match.js';
 import { applyEdits, detectEol, removeBlockEdit, splitBom, type Eol } from './text.js';
 import { parseToml, parseTomlData, samePath, spanEnd, type TomlDoc } from './toml-cst.js';
 import { checkTablePath, conflict, findKey, finishApply, header, insertKey, newBlock, removeKeyEdit } from './toml-locate.js';
-import { applyTable, revertTable } from './toml-table.js';
+import { applyTable, COMMENTED_OUT_MARK, revertTable } from './toml-table.js';
 import { tomlBody, tomlValue } from './toml-write.js';
 import type { Change, ChangeRecord, KeyPath, TomlArrayEntryChange, TomlData, TomlSetChange, TomlTableChange } from './types.js';
 
@@ -56,6 +56,20 @@ function applyArrayEntry(doc: TomlDoc, bom: string, c: TomlArrayEntryChange, fil
   return { text: finishApply(file, doc, bom, [edit], setAt(doc.data, c.array, [...list, c.entry])), record: { ...base, previous: { present: false }, created: [] }, noop: false };
 }
 
+/**
+ * Comments of the user's under a table's header: a note keeps an otherwise empty table we created.
+ * A table uninstall commented out (toml-table.ts) may follow it; its lines are not the user's.
+ */
+function userComments(body: string, doc: TomlDoc, b: TomlDoc['blocks'][number]): boolean {
+  if (b.comments === 0) return false;
+  const next = doc.blocks.find((x) => x.start > b.start)?.start ?? body.length;
+  for (const line of body.slice(b.lastLineEnd, next).split('\n')) {
+    if (line.startsWith(COMMENTED_OUT_MARK)) return false;
+    if (line.trim().startsWith('#')) return true;
+  }
+  return false;
+}
+
 function revertSet(doc: TomlDoc, record: ChangeRecord, c: TomlSetChange, file: string): RevertResult {
   const target = [...c.table, c.key];
   const found = findKey(doc, target);
@@ -70,7 +84,7 @@ function revertSet(doc: TomlDoc, record: ChangeRecord, c: TomlSetChange, file: s
   if (record.created.some((p) => samePath(p, c.table))) {
     const after = parseToml(body, file);
     const b = after.blocks.find((x) => x.kind === 'table' && samePath(x.key, c.table));
-    if (b && b.kvs.length === 0 && b.comments === 0) body = applyEdits(body, [removeBlockEdit(body, b.start, b.lastLineEnd)]);
+    if (b && b.kvs.length === 0 && !userComments(body, after, b)) body = applyEdits(body, [removeBlockEdit(body, b.start, b.lastLineEnd)]);
   }
   return { text: body };
 }
