@@ -52,19 +52,18 @@ export const codex: HostModule = {
     const dir = codexHome(ctx.env, ctx.home);
     const config = join(dir, 'config.toml');
     const features = asRecord(readToml(config)?.features);
-    const turnOn: Change[] = [
-      { kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'hooks', value: true },
-      // The legacy alias, when present, must not say the opposite.
-      ...(features && 'codex_hooks' in features
-        ? [{ kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'codex_hooks', value: true } as const]
-        : []),
-    ];
+    const hooksOn: Change = { kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'hooks', value: true };
     const feature = codexHooksFeature(features && { features });
-    // Hooks the user switched off stay off unless they say otherwise (the installer asks).
+    // Hooks the user switched off stay off unless they say otherwise (the installer asks). Turned
+    // on, the legacy alias, when present, must not say the opposite.
     const off = !feature.on;
+    const turnOn: Change[] = [
+      hooksOn,
+      ...(features && 'codex_hooks' in features ? [{ kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'codex_hooks', value: true } as const] : []),
+    ];
     const changes: Change[] = [
       ...claudeHookUpserts(join(dir, 'hooks.json'), 'codex', ctx, specs()),
-      ...(off ? [] : turnOn),
+      ...(off ? [] : [hooksOn]),
       { kind: 'toml-table', file: config, host: 'codex', table: ['mcp_servers', MCP_KEY], value: mcpServer(ctx) },
     ];
     return {
