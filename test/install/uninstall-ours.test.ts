@@ -82,4 +82,14 @@ describe('uninstall, at the finest grain', () => {
     const again = cli(h.env, ['uninstall', '--yes']);
     expect(again.stdout).toMatch(/Nothing to uninstall/);
   }, 90_000);
+
+  it('--purge run through the shim removes the program it runs from, and finishes cleanly', async () => {
+    const h = home();
+    expect(cli(h.env, ['install', '--yes', '--ide', 'claude-code', '--no-start']).code).toBe(0);
+    const r = await spawnCollect(join(h.dataDir, 'bin', 'claude-mem'), ['uninstall', '--purge', '--yes'], { cwd: h.home, env: h.env, timeoutMs: 60_000 });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain(`data directory removed: ${h.dataDir}`);
+    expect(existsSync(h.dataDir)).toBe(false);
+    expect(readFileSync(h.settings, 'utf8')).toBe(SETTINGS);
+  }, 60_000);
 });

@@ -125,6 +125,8 @@ export async function runUninstall(o: UninstallOptions): Promise<UninstallOutcom
     return f ? { ...r, captureDetail: ['found in its files: the install manifest had no record of them', ...f.left.map((x) => `left as it is: ${x} (what it held before install is unknown without the record)`)] } : r;
   });
   const remaining = o.dryRun ? [...known].filter((h) => !todo.includes(h)) : existsSync(paths.manifest) ? Object.keys(loadManifest(paths.manifest).hosts) : [];
+  // Computed now: --purge may remove the program this runs from, and the diff library with it.
+  const diff = (rev?.files ?? []).filter((f) => f.changed).map((f) => f.diff).join('');
   const worker = await stopIfNeeded(o, remaining);
   let purged: UninstallOutcome['purged'] = false;
   // A host that could not be reverted still needs the manifest: no purge then.
@@ -137,7 +139,6 @@ export async function runUninstall(o: UninstallOptions): Promise<UninstallOutcom
       purged = true;
     }
   }
-  const diff = (rev?.files ?? []).filter((f) => f.changed).map((f) => f.diff).join('');
   const ok = hosts.every((h) => h.status !== 'failed') && worker.action !== 'failed' && (!o.purge || purged !== false);
   const refusal = o.purge ? unsafe : undefined;
   return { ok, dryRun: o.dryRun, dataDir: paths.root, hosts, diff, worker, purged, remaining, ...(refusal && { error: refusal }) };
