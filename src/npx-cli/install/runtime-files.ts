@@ -12,8 +12,12 @@ export interface RuntimeFile {
   from: string;
   /** Path inside the copy. */
   rel: string;
-  /** Our own files are copied; dependencies' files may be hard links (they never change in place). */
-  own: boolean;
+  /**
+   * Copied, not hard-linked: a file its owner may rewrite in place (templates/ in a checkout).
+   * The build replaces dist/ files by renames and npm never rewrites an installed package's files,
+   * so those are linked (copying is most of an install's time on a slow disk).
+   */
+  copy: boolean;
   symlink: boolean;
 }
 
@@ -21,6 +25,8 @@ export interface RuntimeFiles {
   /** Where the program's package sits inside the copy (`current` points there). */
   selfRel: string;
   files: RuntimeFile[];
+  /** Every package's folder inside the copy (the program's first). */
+  packages: string[];
   /** Identifies the content: the same program and dependencies give the same key. */
   key: string;
 }
@@ -33,12 +39,44 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
 }
 
-const OWN_PARTS = ['package.json', 'dist', 'templates'];
+
+/**
+ * Files of dependencies node never loads: type declarations, source maps, TypeScript sources,
+ * documentation and tool settings (about half of them; copying is most of install's time).
+ */
+const SKIP_DEPENDENCY = /(\.d\.[cm]?ts|\.[cm]?ts|\.map|\.md|\.markdown)$|(^|\/)\.[^/]+$/i;
 /** Per-directory caches and half-written files of the build are not part of the program. */
 const SKIP_OWN = /\.(cache|tmp)$/;
 
+/** The program's own files: what the build wrote (dist/build-files.json, stale chunks left out), the schemas, package.json. */
+function ownFiles(root: string): Array<{ path: string; copy: boolean }> {
+  const dist = join(root, 'dist');
+  let built: string[] | undefined;
+  try {
+    built = (JSON.parse(readFileSync(join(dist, 'build-files.json'), 'utf8')) as string[]).map((f) => join(dist, ...f.split('/')));
+  } catch {
+    // An older build: all of dist/, copied.
+  }
+  const list: Array<{ path: string; copy: boolean }> = [{ path: join(root, 'package.json'), copy: true }];
+  if (built) list.push(...built.map((path) => ({ path, copy: false })));
+  else if (existsSync(dist)) list.push(...walked(dist, false).filter((f) => !SKIP_OWN.test(f)).map((path) => ({ path, copy: true })));
+  // Of templates/, the program reads the transcript schemas at run time (plugins are built into dist/).
+  const schemas = join(root, 'templates', 'transcripts');
+  if (existsSync(schemas)) list.push(...walked(schemas, false).map((path) => ({ path, copy: true })));
+  return list;
+}
+
 function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+}
+
+/** The program's own: the packages dist/ loads at run time (the build lists them; bundled ones are left out). */
+function ownDependencies(root: string, m: Manifest): string[] {
+  try {
+    return JSON.parse(readFileSync(join(root, 'dist', 'runtime-dependencies.json'), 'utf8')) as string[];
+  } catch {
+    return Object.keys(m.dependencies ?? {}); // an older build: every dependency
+  }
 }
 
 /** node's lookup: `<dir>/node_modules/<name>` for the directory and each parent (node_modules folders themselves skipped). */
@@ -80,7 +118,7 @@ function placePackages(root: string): Placed[] {
     const { real: dir, at: from } = out[i];
     const m = readManifest(dir);
     const wanted: Array<[string, boolean]> = [
-      ...Object.keys(m.dependencies ?? {}).map((n): [string, boolean] => [n, true]),
+      ...(i === 0 ? ownDependencies(dir, m) : Object.keys(m.dependencies ?? {})).map((n): [string, boolean] => [n, true]),
       ...Object.keys({ ...m.optionalDependencies, ...m.peerDependencies }).map((n): [string, boolean] => [n, false]),
     ];
     for (const [name, required] of wanted) {
@@ -99,23 +137,24 @@ function placePackages(root: string): Placed[] {
   return out;
 }
 
-function walk(dir: string, skipNodeModules: boolean, out: string[]): void {
+function walked(dir: string, skipNodeModules: boolean, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     const st = lstatSync(p);
     if (st.isDirectory()) {
-      if (!(skipNodeModules && name === 'node_modules')) walk(p, skipNodeModules, out);
+      if (!(skipNodeModules && name === 'node_modules')) walked(p, skipNodeModules, out);
     } else out.push(p);
   }
+  return out;
 }
 
 export function runtimeFiles(packageRoot: string): RuntimeFiles {
   const [self, ...deps] = placePackages(realpathSync(packageRoot));
   const hash = createHash('sha256');
   const files: RuntimeFile[] = [];
-  const add = (from: string, rel: string, own: boolean) => {
+  const add = (from: string, rel: string, copy: boolean, own: boolean) => {
     const st = lstatSync(from);
-    files.push({ from, rel, own, symlink: st.isSymbolicLink() });
+    files.push({ from, rel, copy, symlink: st.isSymbolicLink() });
     // Our files by content (a rebuild rewrites them); a dependency's by size and time.
     hash.update(`${rel}\0`);
     if (own && st.isFile()) hash.update(readFileSync(from));
@@ -123,18 +162,9 @@ export function runtimeFiles(packageRoot: string): RuntimeFiles {
     hash.update('\0');
   };
   const inCopy = (p: Placed, file: string) => posix.join(p.at, relative(p.real, file).split(sep).join('/')).slice(1);
-  for (const part of OWN_PARTS) {
-    const p = join(self.real, part);
-    if (!existsSync(p)) continue;
-    const list: string[] = [];
-    if (lstatSync(p).isDirectory()) walk(p, false, list);
-    else list.push(p);
-    for (const f of list) if (!SKIP_OWN.test(f)) add(f, inCopy(self, f), true);
-  }
+  for (const f of ownFiles(self.real)) add(f.path, inCopy(self, f.path), f.copy, true);
   for (const dep of deps) {
-    const list: string[] = [];
-    walk(dep.real, true, list);
-    for (const f of list) add(f, inCopy(dep, f), false);
+    for (const f of walked(dep.real, true)) if (!SKIP_DEPENDENCY.test(relative(dep.real, f))) add(f, inCopy(dep, f), false, false);
   }
-  return { selfRel: self.at.slice(1), files, key: hash.digest('hex') };
+  return { selfRel: self.at.slice(1), files, packages: [self, ...deps].map((p) => p.at.slice(1)), key: hash.digest('hex') };
 }

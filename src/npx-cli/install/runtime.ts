@@ -7,7 +7,6 @@
  * `current` to it in one rename: host configs never change on upgrade. The copy replaced is kept
  * (a hook may be running from it), older ones are removed.
  */
-import { spawnSync } from 'node:child_process';
 import {
   copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync,
 } from 'node:fs';
@@ -16,7 +15,7 @@ import { runtimeLayout, type MissedHook, type RuntimeLayout } from '../../shared
 import { VERSION } from '../../shared/version.js';
 import { writeAtomic } from '../engine/fs.js';
 import { shQuote } from '../hosts/common/quote.js';
-import { runtimeFiles, type RuntimeFile } from './runtime-files.js';
+import { runtimeFiles, type RuntimeFile, type RuntimeFiles } from './runtime-files.js';
 
 export interface RuntimeInstall {
   layout: RuntimeLayout;
@@ -39,10 +38,14 @@ export function isRuntimeCopy(dir: string, layout: RuntimeLayout): boolean {
   return dir.startsWith(`${root}${sep}`);
 }
 
-function place(f: RuntimeFile, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
+function place(f: RuntimeFile, to: string, made: Set<string>): void {
+  const dir = dirname(to);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
   if (f.symlink) return symlinkSync(readlinkSync(f.from), to);
-  if (!f.own) {
+  if (!f.copy) {
     try {
       return linkSync(f.from, to);
     } catch {
@@ -52,16 +55,15 @@ function place(f: RuntimeFile, to: string): void {
   copyFileSync(f.from, to);
 }
 
-/** Writes the copy into a private folder, checks that it runs, then moves it into place. */
-function writeCopy(layout: RuntimeLayout, id: string, files: RuntimeFile[], selfRel: string, nodePath: string): void {
+/** Writes the copy into a private folder, checks it is whole, then moves it into place. */
+function writeCopy(layout: RuntimeLayout, id: string, copy: RuntimeFiles): void {
   const tmp = join(layout.root, `${TMP_PREFIX}${id}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   try {
-    for (const f of files) place(f, join(tmp, f.rel));
-    const check = spawnSync(nodePath, [join(tmp, selfRel, 'dist', 'bin.js'), '--version'], { encoding: 'utf8', timeout: 30_000 });
-    if (check.status !== 0 || check.stdout.trim() !== VERSION) {
-      throw new Error(`the copy does not run (${(check.stderr || check.error?.message || `exit ${check.status}`).trim().split('\n')[0]})`);
-    }
+    const made = new Set<string>();
+    for (const f of copy.files) place(f, join(tmp, f.rel), made);
+    const missing = [join(copy.selfRel, 'dist', 'bin.js'), ...copy.packages.map((p) => join(p, 'package.json'))].find((p) => !existsSync(join(tmp, p)));
+    if (missing) throw new Error(`the copy is incomplete (${missing} is missing)`);
     writeFileSync(join(tmp, COMPLETE), `${VERSION}\n`);
     try {
       renameSync(tmp, join(layout.root, id));
@@ -147,13 +149,13 @@ export function installRuntime(dataRoot: string, packageRoot: string, nodePath: 
   if (isRuntimeCopy(realpathSync(packageRoot), layout)) {
     dir = realpathSync(packageRoot); // run from the copy itself: nothing to copy
   } else {
-    const { files, key, selfRel } = runtimeFiles(packageRoot);
-    const id = copyId(key);
+    const copy = runtimeFiles(packageRoot);
+    const id = copyId(copy.key);
     if (!existsSync(join(layout.root, id, COMPLETE))) {
-      writeCopy(layout, id, files, selfRel, nodePath);
+      writeCopy(layout, id, copy);
       copied = true;
     }
-    dir = join(layout.root, id, selfRel);
+    dir = join(layout.root, id, copy.selfRel);
   }
   const switched = switchCurrent(layout, dir);
   writeIfDifferent(layout.launcher, readFileSync(join(packageRoot, 'dist', 'launcher.cjs'), 'utf8'), 0o644);
