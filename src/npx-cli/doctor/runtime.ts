@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runtimeLayout } from '../../shared/runtime-layout.js';
 import { VERSION } from '../../shared/version.js';
-import { currentRuntime, readMissed } from '../install/runtime.js';
+import { currentRuntime, isRuntimeCopy, readMissed } from '../install/runtime.js';
 import type { DoctorContext } from './context.js';
 import { runProcess, tail } from './spawn.js';
 import { errorText } from './timebox.js';
@@ -39,7 +39,10 @@ export async function sqliteCheck(ctx: DoctorContext): Promise<Check> {
       evidence: abi
         ? `better-sqlite3 was built for another Node version than ${process.version} (ABI mismatch): ${msg.split('\n')[0]}`
         : `better-sqlite3 does not load: ${msg.split('\n')[0]}`,
-      fix: abi ? `cd '${ctx.base.packageRoot}' && npm rebuild better-sqlite3` : `cd '${ctx.base.packageRoot}' && npm install better-sqlite3`,
+      fix: isRuntimeCopy(ctx.base.packageRoot, runtimeLayout(ctx.paths.root))
+        // The installed copy links its packages from where it was installed from: mend it there.
+        ? `better-sqlite3 ${abi ? 'has to be rebuilt' : 'has to be installed again'} where you installed claude-mem from (\`npm ${abi ? 'rebuild' : 'install'} better-sqlite3\` in that folder); then run that copy's install again: it makes a new copy here`
+        : abi ? `cd '${ctx.base.packageRoot}' && npm rebuild better-sqlite3` : `cd '${ctx.base.packageRoot}' && npm install better-sqlite3`,
     };
   }
 }
