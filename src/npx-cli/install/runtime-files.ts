@@ -42,9 +42,10 @@ interface Manifest {
 
 /**
  * Files of dependencies node never loads: type declarations, source maps, TypeScript sources,
- * documentation and tool settings (about half of them; copying is most of install's time).
+ * documentation, tool settings, and what a native build leaves behind besides its `.node` file
+ * (C sources, objects, makefiles). About half the files; copying is most of an install's time.
  */
-const SKIP_DEPENDENCY = /(\.d\.[cm]?ts|\.[cm]?ts|\.map|\.md|\.markdown)$|(^|\/)\.[^/]+$/i;
+const SKIP_DEPENDENCY = /(\.d\.[cm]?ts|\.[cm]?ts|\.map|\.md|\.markdown|\.(c|cc|cpp|h|hpp|o|a|gyp|gypi|mk)|(^|\/)Makefile)$|(^|\/)\.[^/]+$/i;
 /** Per-directory caches and half-written files of the build are not part of the program. */
 const SKIP_OWN = /\.(cache|tmp)$/;
 
