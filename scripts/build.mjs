@@ -5,15 +5,38 @@
 // tool call, and an ES module entry point costs node's ES module loader and its thread pool at
 // each start (about 10 ms, measured). The CLI, the worker and the benchmarks stay ES modules
 // (.mjs); worker.js and bench.js, the paths people and tests run, start them.
-import { build } from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { build as esbuild } from 'esbuild';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 // dist/ is not wiped: several builds may run side by side during development; CI starts clean.
 mkdirSync('dist', { recursive: true });
-writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
+
+/** Files this build wrote, relative to dist/ (dist/build-files.json: what install copies). */
+const written = new Set();
+
+/**
+ * Every file is replaced by a rename, never rewritten in place: a process running the previous
+ * build, or an installed copy of the program that hard-links its files (install/runtime.ts),
+ * keeps whole files, and nobody reads a half-written one.
+ */
+function put(path, contents) {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, contents);
+  renameSync(tmp, path);
+  written.add(relative(resolve('dist'), resolve(path)).split('\\').join('/'));
+}
+
+async function build(options) {
+  const result = await esbuild({ ...options, write: false });
+  for (const f of result.outputFiles) put(f.path, f.contents);
+  return result;
+}
+
+put('dist/package.json', '{ "type": "commonjs" }\n');
 
 const common = {
   platform: 'node',
@@ -33,6 +56,16 @@ await build({
   outdir: 'dist',
   external: ['./cli.mjs'],
   banner: { js: '#!/usr/bin/env node' },
+});
+
+// The launcher hosts run (copied to <data>/runtime/claude-mem.cjs by install): node built-ins only,
+// and .cjs so that no package.json around the data directory can make it an ES module.
+await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: ['src/launcher.ts'],
+  outfile: 'dist/launcher.cjs',
+  external: [],
 });
 
 // The hook runs on every tool call inside someone else's agent: one small file, no packages.
@@ -60,8 +93,12 @@ if (existsSync('bench/recall/main.ts')) entries['bench-recall'] = 'bench/recall/
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 // Pure-JS packages made of many small ES modules are bundled: loading them file by file costs the
 // worker and CLI tens of milliseconds at every start.
-const bundled = new Set(['commander', 'zod']);
-const external = Object.keys(dependencies).filter((d) => !bundled.has(d)).flatMap((d) => [d, `${d}/*`]);
+const bundled = new Set(['commander', 'zod', '@modelcontextprotocol/sdk']);
+const runtimeDeps = Object.keys(dependencies).filter((d) => !bundled.has(d));
+const external = runtimeDeps.flatMap((d) => [d, `${d}/*`]);
+// The packages dist/ loads at run time: what install copies next to the program (the bundled ones
+// are inside dist/ already). See src/npx-cli/install/runtime-files.ts.
+put('dist/runtime-dependencies.json', `${JSON.stringify(runtimeDeps, null, 2)}\n`);
 // commander requires node:child_process when it loads, only to spawn stand-alone executable
 // subcommands (claude-mem has none): it gets a stand-in that loads the module on first use.
 const lazyChildProcess = {
@@ -86,7 +123,7 @@ await build({
   banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
 for (const name of ['worker', 'bench', 'bench-recall']) {
-  if (entries[name]) writeFileSync(`dist/${name}.js`, `// Starts dist/${name}.mjs (see scripts/build.mjs).\nimport('./${name}.mjs');\n`);
+  if (entries[name]) put(`dist/${name}.js`, `// Starts dist/${name}.mjs (see scripts/build.mjs).\nimport('./${name}.mjs');\n`);
 }
 
 chmodSync('dist/bin.js', 0o755);
@@ -97,7 +134,7 @@ chmodSync('dist/bin.js', 0o755);
 const pluginRoot = 'templates/plugins';
 if (existsSync(pluginRoot)) {
   mkdirSync(join('dist', 'plugins'), { recursive: true });
-  writeFileSync(join('dist', 'plugins', 'package.json'), '{ "type": "module" }\n');
+  put(join('dist', 'plugins', 'package.json'), '{ "type": "module" }\n');
   for (const host of readdirSync(pluginRoot)) {
     const dir = join(pluginRoot, host);
     if (!statSync(dir).isDirectory() || !existsSync(join(dir, 'index.ts'))) continue;
@@ -105,7 +142,9 @@ if (existsSync(pluginRoot)) {
     mkdirSync(out, { recursive: true });
     await build({ ...common, entryPoints: [join(dir, 'index.ts')], outfile: join(out, 'index.js'), external: [] });
     for (const file of readdirSync(dir)) {
-      if (!file.endsWith('.ts') && statSync(join(dir, file)).isFile()) copyFileSync(join(dir, file), join(out, file));
+      if (!file.endsWith('.ts') && statSync(join(dir, file)).isFile()) put(join(out, file), readFileSync(join(dir, file)));
     }
   }
 }
+
+put('dist/build-files.json', `${JSON.stringify([...written, 'build-files.json'].sort(), null, 2)}\n`);

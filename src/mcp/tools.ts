@@ -2,6 +2,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { runnable } from '../npx-cli/command-form.js';
 import type { HostId } from '../shared/hosts.js';
 import { CURRENT_PROJECT, ToolInputError, resolveHostArg, resolveProjectArg, resolveTimeArg } from './args.js';
 import {
@@ -37,7 +38,8 @@ async function guarded(tool: string, fn: () => Promise<CallToolResult>): Promise
     debug(`${tool} failed:`, err);
     const text = err instanceof ToolInputError || err instanceof RequestRejectedError
       ? msg
-      : `claude-mem could not answer ${tool}: ${msg}. Run "claude-mem doctor" to find out why.`;
+      // The doctor command in the form that runs on this machine (npx-cli/command-form.ts).
+      : runnable(`claude-mem could not answer ${tool}: ${msg}. Run "claude-mem doctor" to find out why.`);
     return { content: [{ type: 'text', text }], isError: true };
   }
 }

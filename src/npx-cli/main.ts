@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../shared/version.js';
 import { commands } from './commands/index.js';
-import { CliError, eprintln, printJson, setExit } from './output.js';
+import { CliError, endQuietlyWhenReaderLeaves, eprintln, printJson, setExit } from './output.js';
 
 export function buildProgram(): Command {
   const program = new Command('claude-mem')
@@ -20,6 +20,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyWhenReaderLeaves();
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,8 +1,10 @@
 import { InvalidArgumentError } from 'commander';
+import { runnable } from './command-form.js';
 
 /**
  * Terminal output for every command: human lines on stdout, diagnostics on stderr, `--json`
- * documents on stdout. Colour only on a TTY and never with NO_COLOR.
+ * documents on stdout. Colour only on a TTY and never with NO_COLOR. Every `claude-mem <command>`
+ * in a message is printed in the form that runs on this machine (command-form.ts).
  */
 export class CliError extends Error {
   constructor(message: string, readonly exitCode = 1, readonly code = 'failed') {
@@ -31,16 +33,42 @@ export const style = {
   yellow: wrap(33, 39),
 };
 
+/** Streams whose reader went away (`claude-mem … | head`): nothing more is written to them. */
+const gone = new Set<NodeJS.WriteStream>();
+
+/**
+ * When the reader of stdout or stderr goes away, the output ends and the command does not: it
+ * finishes what it was doing (an uninstall half done would be worse than lost lines) and exits
+ * with its own code, without a stack trace.
+ */
+export function endQuietlyWhenReaderLeaves(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+      gone.add(stream);
+    });
+  }
+}
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (!gone.has(stream)) stream.write(text);
+}
+
 export function println(line = ''): void {
-  process.stdout.write(`${line}\n`);
+  write(process.stdout, `${runnable(line)}\n`);
 }
 
 export function eprintln(line = ''): void {
-  process.stderr.write(`${line}\n`);
+  write(process.stderr, `${runnable(line)}\n`);
+}
+
+/** Text written as is (a rendered report), its commands made runnable. */
+export function print(text: string): void {
+  write(process.stdout, runnable(text));
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  write(process.stdout, `${JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? runnable(v, true) : v), 2)}\n`);
 }
 
 /** Sets the exit code without cutting stdout short (process.exit could lose buffered output). */

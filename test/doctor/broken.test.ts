@@ -2,10 +2,10 @@
  * Things --fix cannot mend, each in a HOME of its own: a corrupt database, and host configs
  * pointing at a claude-mem entry that was deleted. Doctor names them with the fix to run.
  */
-import { cpSync, mkdirSync, openSync, rmSync, symlinkSync, writeSync, closeSync } from 'node:fs';
+import { openSync, rmSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir } from '../helpers/temp.js';
+import { DIST_BIN } from '../helpers/temp.js';
 import { cli, doctor, doctorHome, failing, find, installAll, stopWorker, type TestHome } from './helpers.js';
 
 const homes: TestHome[] = [];
@@ -35,24 +35,21 @@ describe('doctor on what it cannot repair', () => {
   }, 90_000);
 
   it('names a deleted entry in every place that runs it', () => {
-    // A copy of the package to install from, so its entry can be deleted without touching dist/.
-    const pkg = join(tempDir('pkg'), 'claude-mem');
-    mkdirSync(pkg, { recursive: true });
-    for (const p of ['package.json', 'dist', 'templates']) cpSync(join(REPO_ROOT, p), join(pkg, p), { recursive: true });
-    symlinkSync(join(REPO_ROOT, 'node_modules'), join(pkg, 'node_modules'));
     const h = doctorHome();
     homes.push(h);
-    installAll(h, 'claude-code,cursor', join(pkg, 'dist', 'bin.js'));
-    rmSync(join(pkg, 'dist', 'bin.js'));
+    installAll(h, 'claude-code,cursor');
+    // What every host runs: the launcher in the data directory.
+    const entry = join(h.dataDir, 'runtime', 'claude-mem.cjs');
+    rmSync(entry);
 
     const { status, report } = doctor(h, ['--ide', 'claude-code', 'cursor']);
     expect(status).toBe(1);
-    const entry = join(pkg, 'dist', 'bin.js');
     for (const host of ['claude-code', 'cursor']) {
       const paths = find(report, `${host}.paths`);
       expect(paths.status).toBe('fail');
       expect(paths.evidence).toContain(`${entry} does not exist`);
-      expect(paths.fix).toContain(`claude-mem install --ide ${host}`);
+      // The fix is printed in the form that runs here (the shim needs the launcher, so: this CLI).
+      expect(paths.fix).toContain(`'${DIST_BIN}' install --ide ${host}`);
       const trip = find(report, `${host}.round-trip`);
       expect(trip.status).toBe('fail');
       expect(trip.evidence).toMatch(/Cannot find module|failed \(exit 1\)/);
@@ -61,6 +58,7 @@ describe('doctor on what it cannot repair', () => {
     const runtime = find(report, 'runtime.entry');
     expect(runtime.status).toBe('fail');
     expect(runtime.evidence).toContain(`entry ${entry} is missing`);
+    expect(find(report, 'runtime.program')).toMatchObject({ status: 'fail', evidence: `the launcher hosts run is missing (${entry})` });
     // Not drift: the files are as install wrote them.
     expect(failing(report).filter((id) => id.endsWith('.drift'))).toEqual([]);
     expect(cli(h.env, ['stop']).status).toBe(0);

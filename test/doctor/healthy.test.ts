@@ -11,8 +11,8 @@ import { cli, doctor, doctorHome, hashTree, installAll, stopWorker, type TestHom
  * only on known extension API versions, read from their binaries (none here).
  */
 const EXPECTED_WARNS = new Set(['codex.hooks-trust', 'opencode.plugin-api', 'omp.api-version', 'pi.api-version']);
-// The database changes under every probe (written, then removed) and the worker logs; nothing else may.
-const VOLATILE = /^\.claude-mem\/(claude-mem\.db(-wal|-shm)?|logs)$/;
+// The database changes under every probe (written, then removed), the worker logs, and the hook keeps its code cache next to the program; nothing else may.
+const VOLATILE = /^\.claude-mem\/(claude-mem\.db(-wal|-shm)?|logs|runtime\/[^/]+\/(.+\/)?dist\/hook\.v8-[^/]+\.cache)$/;
 
 let h: TestHome;
 

@@ -257,4 +257,21 @@ describe('json-set', () => {
     expect(plan.error!.message).toContain('"hooks" is a string');
     expect(statSync(file).size).toBe(20);
   });
+
+  it('refuses a duplicate key: names the file, the key, both lines, and how to fix it', async () => {
+    const ctx = setup();
+    const text = '{\n  "model": "opus",\n  "hooks": {},\n  "theme": "dark",\n  "hooks": { "Stop": [] }\n}\n';
+    const file = write(join(ctx.dir, 'settings.json'), text);
+    const [plan] = await planChanges(claudeChanges(file));
+    expect(plan.error).toBeInstanceOf(ConfigParseError);
+    const err = plan.error as ConfigParseError;
+    expect(err.message).toBe(`${file}:5:3: the key "hooks" appears twice in this object (lines 3 and 5)`);
+    expect(err.fix).toMatch(/Keep one "hooks" \(merge the two if both hold settings you want\), then run the command again/);
+    expect(err.message).not.toMatch(/Report this/);
+    expect(read(file)).toBe(text);
+    // Nested objects too, by their full key path.
+    const nested = write(join(ctx.dir, 'nested.json'), '{ "mcpServers": {\n  "a": {},\n  "a": {} } }\n');
+    const [p2] = await planChanges([{ kind: 'json-set', file: nested, host: 'h', path: ['mcpServers', 'claude-mem'], value: {} }]);
+    expect(p2.error!.message).toBe(`${nested}:3:3: the key "mcpServers.a" appears twice in this object (lines 2 and 3)`);
+  });
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseToml } from 'smol-toml';
 import { ConfigConflictError, ConfigParseError, planChanges, type Change } from '../../src/npx-cli/engine/index.js';
 import { install, lifeCycle, read, setup, stamp, uninstall, write } from './helpers.js';
 
@@ -124,15 +125,38 @@ describe('toml (Codex config.toml)', () => {
     await lifeCycle(ctx, file, original, [set(file)], '[features]\nhooks = true   # off for now\ncodex_hooks = false\n');
   });
 
-  it('replaces our table in place when its header is quoted or carries a comment (never a duplicate table)', async () => {
+  it('updates our table in place when its header is quoted or carries a comment (never a duplicate table)', async () => {
     const ctx = setup();
-    const original = '[mcp_servers."claude-mem"]   # old install\ncommand = "old"\n\n[mcp_servers.claude-mem.env]\nA = "1"\n\n[tui]\nx = 1\n';
+    const original = '[mcp_servers."claude-mem"]   # old install\ncommand = "old"\n\n[tui]\nx = 1\n';
     const file = write(join(ctx.dir, 'config.toml'), original);
-    const change: Change = { kind: 'toml-table', file, host: 'codex', table: ['mcp_servers', 'claude-mem'], value: { command: 'node' } };
+    const change: Change = { kind: 'toml-table', file, host: 'codex', table: ['mcp_servers', 'claude-mem'], value: { command: 'node', args: ['x'] } };
     await install(ctx, [change]);
-    expect(read(file)).toBe('[mcp_servers.claude-mem]\ncommand = "node"\n\n[tui]\nx = 1\n');
+    expect(read(file)).toBe('[mcp_servers.claude-mem]\ncommand = "node"\nargs = ["x"]\n\n[tui]\nx = 1\n');
     await uninstall(ctx);
     expect(read(file)).toBe('[tui]\nx = 1\n');
+  });
+
+  it('keeps keys the user added to our table: re-install leaves them, uninstall keeps them commented out and says so', async () => {
+    const ctx = setup();
+    const file = write(join(ctx.dir, 'config.toml'), 'model = "o4"\n\n[tui]\nx = 1\n');
+    const change: Change = { kind: 'toml-table', file, host: 'codex', table: ['mcp_servers', 'claude-mem'], value: { command: 'node', args: ['/x/claude-mem.cjs', 'mcp'] } };
+    await install(ctx, [change]);
+    const installed = read(file);
+    // The user tunes our server: a key of theirs, a comment, and a sub-table.
+    const tuned = installed.replace('args = ["/x/claude-mem.cjs", "mcp"]\n', 'args = ["/x/claude-mem.cjs", "mcp"]\nstartup_timeout_sec = 30 # slow disk\n\n[mcp_servers.claude-mem.env]\nA = "1"\n');
+    expect(tuned).not.toBe(installed);
+    write(file, tuned);
+    await install(ctx, [{ ...change, value: { command: '/new/node', args: ['/x/claude-mem.cjs', 'mcp'] } }]);
+    expect(read(file)).toBe(tuned.replace('command = "node"', 'command = "/new/node"'));
+    const summary = await uninstall(ctx);
+    const after = read(file);
+    expect(after).toBe([
+      'model = "o4"', '', '[tui]', 'x = 1', '',
+      '# claude-mem uninstall removed its own keys from [mcp_servers.claude-mem]; yours (startup_timeout_sec, env) are kept below, commented out: the table does not work without claude-mem\'s.',
+      '# [mcp_servers.claude-mem]', '# startup_timeout_sec = 30 # slow disk', '', '# [mcp_servers.claude-mem.env]', '# A = "1"', '',
+    ].join('\n'));
+    expect(parseToml(after)).toEqual({ model: 'o4', tui: { x: 1 } });
+    expect(summary.files[0].notes.join(' ')).toMatch(/\[mcp_servers\.claude-mem\] also held your startup_timeout_sec, env: removed claude-mem's keys and kept yours, commented out/);
   });
 
   it('refuses a table defined with dotted keys instead of duplicating it', async () => {

@@ -29,12 +29,19 @@ describe('codex.hooks-feature', () => {
     expect((await checks('codex', h))[0].status).toBe('fail');
   });
 
-  it('install keeps the legacy alias consistent only when it is present', async () => {
+  it('the legacy alias switched off is the user\'s kill switch; turned on, both keys agree; otherwise it is left alone', async () => {
     const h = makeHome(['codex']);
     const config = join(h.home, '.codex', 'config.toml');
     put(config, '[features]\ncodex_hooks = false\n');
-    await install(h, (await planFor(['codex'], h)).changes);
+    const off = await planFor(['codex'], h);
+    expect(off.changes.filter((c) => c.kind === 'toml-set')).toEqual([]);
+    expect(off.plans[0].killSwitch?.setting).toBe('[features] codex_hooks = false');
+    await install(h, [...off.changes, ...off.plans[0].killSwitch!.enable]);
     expect(read(config)).toMatch(/^\[features\]\ncodex_hooks = true\nhooks = true\n/);
+    put(config, '[features]\nhooks = true\ncodex_hooks = false\n');
+    const on = await planFor(['codex'], h);
+    expect(on.plans[0].killSwitch).toBeUndefined();
+    expect(on.changes.filter((c) => c.kind === 'toml-set').map((c) => (c as { key: string }).key)).toEqual(['hooks']);
     const fresh = makeHome([]);
     const { changes } = await planFor(['codex'], fresh);
     expect(changes.filter((c) => c.kind === 'toml-set').map((c) => (c as { key: string }).key)).toEqual(['hooks']);

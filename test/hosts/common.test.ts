@@ -1,7 +1,7 @@
 /** Shared helpers: quoting, commands, matchers. */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { hookArgv, hookCommand, hookMatcher, installMarker, isOurHookCommand, mcpServer } from '../../src/npx-cli/hosts/common/command.js';
+import { hookArgv, hookCommand, hookMatcher, isOurHookCommand, mcpServer } from '../../src/npx-cli/hosts/common/command.js';
 import { shQuote } from '../../src/npx-cli/hosts/common/quote.js';
 import { matches } from '../../src/npx-cli/engine/index.js';
 
@@ -37,12 +37,23 @@ describe('hook commands', () => {
     expect(matches({ command: 'notify-send hook codex Stop' }, match)).toBe(false);
   });
 
-  it('a checkout outside a claude-mem directory is matched by its exact path', () => {
-    const dev = { nodePath: '/usr/bin/node', entryPath: '/work/main/dist/bin.js' };
-    expect(installMarker(dev)).toBe("'/work/main/dist/bin.js'");
-    expect(installMarker(rt)).toBe('claude-mem');
-    const match = hookMatcher(dev, 'gemini', 'AfterTool');
-    expect(matches({ hooks: [{ command: hookCommand(dev, 'gemini', 'AfterTool') }] }, match)).toBe(true);
-    expect(matches({ hooks: [{ command: hookCommand({ ...dev, entryPath: '/other/dist/bin.js' }, 'gemini', 'AfterTool') }] }, match)).toBe(false);
+  it('recognises our command by what it is: any checkout, the launcher, or claude-mem on PATH; never another tool', () => {
+    const launcher = { nodePath: '/usr/bin/node', entryPath: '/home/me/data/runtime/claude-mem.cjs' };
+    const match = hookMatcher(launcher, 'gemini', 'AfterTool');
+    const entry = (command: string) => ({ hooks: [{ command }] });
+    for (const command of [
+      hookCommand(launcher, 'gemini', 'AfterTool'),
+      hookCommand({ nodePath: '/usr/bin/node', entryPath: '/work/main/dist/bin.js' }, 'gemini', 'AfterTool'),
+      hookCommand({ nodePath: '/n', entryPath: "/Users/Jane O'Neil/code/cm/dist/bin.js" }, 'gemini', 'AfterTool'),
+      'node "/opt/x/dist/bin.js" hook gemini AfterTool',
+      'claude-mem hook gemini AfterTool',
+    ]) expect(matches(entry(command), match), command).toBe(true);
+    for (const command of [
+      hookCommand(launcher, 'gemini', 'AfterToolUse'),
+      hookCommand(launcher, 'goose', 'AfterTool'),
+      '/usr/local/bin/my-claude-mem-fork hook gemini AfterTool',
+      'node /opt/x/dist/other.js hook gemini AfterTool',
+      'notify-send hook gemini AfterTool',
+    ]) expect(matches(entry(command), match), command).toBe(false);
   });
 });

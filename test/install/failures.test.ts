@@ -147,7 +147,8 @@ describe('a machine with no host', () => {
     const w = bareEnv();
     const r = cli(w.env, ['install', '--yes', '--no-start']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('No supported host was found. Nothing was configured. To add one later: claude-mem install --ide <host>');
+    // claude-mem is not on this PATH: the command is printed as the shim install wrote.
+    expect(r.stdout).toContain('No supported host was found. Nothing was configured. To add one later: ~/.claude-mem/bin/claude-mem install --ide <host>');
     expect(statSync(w.dataDir).mode & 0o777).toBe(0o700);
     expect(readdirSync(w.dataDir).sort()).toEqual(expect.arrayContaining(['settings.json', 'worker.token']));
     expect(statSync(join(w.dataDir, 'worker.token')).mode & 0o777).toBe(0o600);

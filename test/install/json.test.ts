@@ -35,7 +35,7 @@ describe('install --json', () => {
     const r = cli(w.env, ['install', '--yes', '--ide', 'claude', 'codex-cli', 'cursor', '--no-start', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Record<string, unknown> & { hosts: HostDoc[] };
-    expect(Object.keys(doc).sort()).toEqual(['backups', 'created', 'dataDir', 'dryRun', 'hosts', 'ok', 'port', 'version', 'worker'].sort());
+    expect(Object.keys(doc).sort()).toEqual(['backups', 'created', 'dataDir', 'dryRun', 'hosts', 'ok', 'port', 'runtime', 'version', 'worker'].sort());
     expect(doc).toMatchObject({ ok: true, dryRun: false, dataDir: w.dataDir, worker: { ok: true, state: 'not-started' } });
     expect(doc.hosts.map((h) => h.id)).toEqual([...HOST_IDS]);
     for (const h of doc.hosts) {

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { HOST_IDS, resolveHostList, type HostId } from '../../shared/hosts.js';
-import { UsageError, printJson, setExit } from '../output.js';
+import { UsageError, print, printJson, setExit } from '../output.js';
 
 interface DoctorOpts {
   ide?: string[];
@@ -50,7 +50,7 @@ export function register(program: Command): void {
       if (opts.json) printJson(report);
       else {
         const { renderReport } = await import('../doctor/render.js');
-        process.stdout.write(renderReport(report, { tty: !!process.stdout.isTTY, ms: performance.now() - t0 }));
+        print(renderReport(report, { tty: !!process.stdout.isTTY, ms: performance.now() - t0 }));
       }
       setExit(report.ok ? 0 : 1);
       // A time-boxed child left behind (a wedged host CLI) must not keep the command alive.

@@ -15,6 +15,7 @@ interface InstallOpts {
   json?: boolean;
   start: boolean;
   codexSubagentTranscripts?: boolean;
+  enableHooks?: boolean;
 }
 
 const HELP = `
@@ -27,6 +28,10 @@ nothing is asked:
   --yes              alone: the hosts found on this machine
   --dry-run          alone: shows the plan for the hosts found (writes nothing, not even the data dir)
   none of these      exits 2 without changing anything (there is no one to ask)
+
+A host whose own switch turns every hook off (Codex \`[features] hooks = false\`, Claude Code
+\`"disableAllHooks": true\`) is configured but left off, and said so: the switch is turned on only
+with --enable-hooks or when you say yes to the question (--yes alone does not change it).
 
 Codex runs a hook only after the user trusts it. With consent (--yes, or "Install" in the
 interactive flow) claude-mem asks Codex to trust its own hooks through \`codex app-server\`, as
@@ -47,6 +52,7 @@ export function register(program: Command): void {
     .option('--json', 'one JSON document on stdout (a result per host); logs on stderr')
     .option('--no-start', 'do not start the worker')
     .option('--codex-subagent-transcripts', 'also capture Codex subagent sessions from its rollout logs')
+    .option('--enable-hooks', "turn on a host's own hook switch you turned off (Codex [features] hooks, Claude Code disableAllHooks)")
     .addHelpText('after', HELP)
     .action(async (opts: InstallOpts) => {
       let named: HostId[] | undefined;
@@ -70,7 +76,7 @@ export function register(program: Command): void {
         const { clackPrompter, runInteractive } = await import('../install/interactive.js');
         const code = await runInteractive(prepared, await clackPrompter(), {
           preselected: named && (opts.allDetected ? union(named, detectedIds(prepared)) : named),
-          start: opts.start, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, env,
+          start: opts.start, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
           write: (t) => process.stdout.write(t),
         });
         setExit(code);
@@ -82,7 +88,7 @@ export function register(program: Command): void {
       try {
         const r = await runInstall(prepared, {
           selected, dryRun: !!opts.dryRun, json: !!opts.json, start: opts.start,
-          trustCodex: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, env,
+          trustCodex: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
         });
         emit(r, !!opts.json);
         setExit(r.exitCode);

@@ -1,8 +1,10 @@
 /** `claude-mem uninstall`: remove exactly what install added (per the install manifest). */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { HOST_IDS, resolveHostList, type HostId } from '../../shared/hosts.js';
 import { UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
 import { canPrompt } from '../install/tty.js';
+import type { Found } from '../install/uninstall.js';
 
 interface UninstallOpts {
   ide?: string[];
@@ -13,9 +15,12 @@ interface UninstallOpts {
 }
 
 const HELP = `
-Reverts only what install recorded in <data dir>/install-manifest.json: our entries are found
-again by key, values we replaced are put back, files we created are deleted unless you changed
-them, and no file is ever created. Without --ide every installed host is removed.
+Reverts what install recorded in <data dir>/install-manifest.json: our entries are found again
+by what they are, values we replaced are put back, files we created are deleted unless you
+changed them, and no file is ever created. Entries of ours that the manifest does not record
+(the data directory was deleted, say) are found in the host files themselves and removed too,
+after saying which; a setting whose earlier value is unknown without the record is left alone.
+Without --ide every host is covered.
 
 The worker is stopped when no installed host remains (a partial uninstall leaves it running).
 --purge also deletes the data directory (memory, settings, backups) after stopping the worker;
@@ -53,6 +58,8 @@ export function register(program: Command): void {
       }
       const { runUninstall: run } = await import('../install/uninstall.js');
       const { withFix } = await import('../install/errors.js');
+      // Loaded before anything is removed: --purge deletes the program this may be running from.
+      const { hostLines, tildify } = await import('../install/summary.js');
       const runUninstall = (o: Parameters<typeof run>[0]) => run(o).catch((e: unknown) => {
         throw withFix(e);
       });
@@ -61,9 +68,10 @@ export function register(program: Command): void {
         const p = await import('@clack/prompts');
         const targets = preview.hosts.filter((h) => h.status !== 'skipped').map((h) => h.label);
         if (targets.length === 0 && !opts.purge) {
-          println('Nothing to uninstall: the install manifest records no host.');
+          println(NOTHING);
           return;
         }
+        for (const h of preview.hosts) for (const line of hostLines(h)) println(line);
         const ok = await p.confirm({
           message: `Remove claude-mem from ${targets.join(', ') || 'no host'}${opts.purge ? ' and DELETE the data directory (all memory)' : ''}?`,
           initialValue: false,
@@ -74,17 +82,26 @@ export function register(program: Command): void {
           return;
         }
       }
-      const r = await runUninstall({ hosts, dryRun: !!opts.dryRun, purge: !!opts.purge, env });
+      const r = await runUninstall({ hosts, dryRun: !!opts.dryRun, purge: !!opts.purge, env, onFound: canAsk || opts.json ? undefined : (found) => sayFound(found, !!opts.dryRun, tildify) });
       if (opts.json) printJson(r);
-      else await print(r);
+      else print(r, hostLines);
       setExit(r.ok ? 0 : 1);
     });
 }
 
-async function print(r: Awaited<ReturnType<typeof import('../install/uninstall.js').runUninstall>>): Promise<void> {
-  const { hostLines } = await import('../install/summary.js');
+const NOTHING = 'Nothing to uninstall: the install manifest records no host, and no host file holds an entry of claude-mem.';
+
+/** Said before anything is written: what is removed although the manifest has no record of it. */
+function sayFound(found: Found[], dryRun: boolean, tildify: (p: string) => string): void {
+  println(`The install manifest does not record these claude-mem entries (it is missing or incomplete); ${dryRun ? 'they would be removed' : 'removing them'}:`);
+  for (const f of found) println(`  ${f.label}: ${f.files.map((p) => tildify(p)).join(', ')}`);
+}
+
+type Outcome = Awaited<ReturnType<typeof import('../install/uninstall.js').runUninstall>>;
+
+function print(r: Outcome, hostLines: typeof import('../install/summary.js').hostLines): void {
   if (r.dryRun) println(style.bold('claude-mem uninstall — dry run: nothing is written'));
-  if (r.hosts.length === 0) println('Nothing to uninstall: the install manifest records no host.');
+  if (r.hosts.length === 0) println(NOTHING);
   for (const h of r.hosts) for (const line of hostLines(h)) (h.status === 'failed' ? eprintln : println)(line);
   if (r.dryRun && r.diff) println(`\n${r.diff}`);
   const w = r.worker;
@@ -93,5 +110,5 @@ async function print(r: Awaited<ReturnType<typeof import('../install/uninstall.j
   if (r.error) eprintln(style.red(r.error));
   if (r.purged === true) println(`data directory removed: ${r.dataDir}`);
   else if (r.purged === 'would-purge') println(`data directory would be removed: ${r.dataDir}`);
-  else if (!r.dryRun) println(`data directory kept: ${r.dataDir} (remove it with --purge)`);
+  else if (!r.dryRun && existsSync(r.dataDir)) println(`data directory kept: ${r.dataDir} (your memory, and claude-mem itself under runtime/; \`claude-mem uninstall --purge\` removes both)`);
 }

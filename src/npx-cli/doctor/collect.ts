@@ -9,7 +9,7 @@ import { recordedValues } from './files.js';
 import { hostChecks } from './hosts.js';
 import { cleanupProbes } from './probe.js';
 import { realTrafficChecks } from './traffic.js';
-import { entryCheck, nodeCheck, sqliteCheck } from './runtime.js';
+import { entryCheck, launcherCheck, nodeCheck, sqliteCheck } from './runtime.js';
 import { errorText } from './timebox.js';
 import { AREAS, type Area, type Check } from './types.js';
 import { workerChecks } from './worker.js';
@@ -38,7 +38,7 @@ export async function collect(ctx: DoctorContext): Promise<Check[]> {
   const refs = ctx.manifest ? ctx.hosts.flatMap((h) => runtimeRefs(recordedValues(recordedChanges(ctx.manifest!, h)), h)) : [];
   let sessions: string[] = [];
   const groups = await Promise.all([
-    guard('runtime', async () => [nodeCheck(), ...(await Promise.all([sqliteCheck(ctx), entryCheck(ctx, refs)]))]),
+    guard('runtime', async () => [nodeCheck(), ...[launcherCheck(ctx)].filter((c) => c !== undefined), ...(await Promise.all([sqliteCheck(ctx), entryCheck(ctx, refs)]))]),
     guard('data', async () => [permissionsCheck(ctx.paths), manifestCheck(ctx), ...(await databaseChecks(ctx)), diskCheck(ctx.paths)]),
     guard('worker', () => workerChecks(ctx)),
     guard('capture', async () => [await spoolCheck(ctx), lossCheck(ctx), await deadLetterCheck(ctx), ...(await lastEventChecks(ctx)), ...(await realTrafficChecks(ctx))]),

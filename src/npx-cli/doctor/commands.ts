@@ -86,7 +86,7 @@ export function findMcpLaunches(doc: unknown): McpLaunch[] {
     if (!v || typeof v !== 'object' || Array.isArray(v)) return;
     const o = v as Record<string, unknown>;
     const argv = launchOf(o);
-    if (!argv || !argv[1].endsWith('.js')) return;
+    if (!argv || !/\.c?js$/.test(argv[1])) return;
     const rawEnv = (o.env ?? o.envs ?? o.environment) as Record<string, unknown> | undefined;
     const env: Record<string, string> = {};
     for (const [k, x] of Object.entries(rawEnv && typeof rawEnv === 'object' ? rawEnv : {})) if (typeof x === 'string') env[k] = x;

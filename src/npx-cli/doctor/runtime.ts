@@ -1,6 +1,9 @@
 /** Runtime: the Node running claude-mem, the native SQLite binding, and the entry host configs run. */
 import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runtimeLayout } from '../../shared/runtime-layout.js';
 import { VERSION } from '../../shared/version.js';
+import { currentRuntime, isRuntimeCopy, readMissed } from '../install/runtime.js';
 import type { DoctorContext } from './context.js';
 import { runProcess, tail } from './spawn.js';
 import { errorText } from './timebox.js';
@@ -36,7 +39,10 @@ export async function sqliteCheck(ctx: DoctorContext): Promise<Check> {
       evidence: abi
         ? `better-sqlite3 was built for another Node version than ${process.version} (ABI mismatch): ${msg.split('\n')[0]}`
         : `better-sqlite3 does not load: ${msg.split('\n')[0]}`,
-      fix: abi ? `cd '${ctx.base.packageRoot}' && npm rebuild better-sqlite3` : `cd '${ctx.base.packageRoot}' && npm install better-sqlite3`,
+      fix: isRuntimeCopy(ctx.base.packageRoot, runtimeLayout(ctx.paths.root))
+        // The installed copy links its packages from where it was installed from: mend it there.
+        ? `better-sqlite3 ${abi ? 'has to be rebuilt' : 'has to be installed again'} where you installed claude-mem from (\`npm ${abi ? 'rebuild' : 'install'} better-sqlite3\` in that folder); then run that copy's install again: it makes a new copy here`
+        : abi ? `cd '${ctx.base.packageRoot}' && npm rebuild better-sqlite3` : `cd '${ctx.base.packageRoot}' && npm install better-sqlite3`,
     };
   }
 }
@@ -77,4 +83,24 @@ export async function entryCheck(ctx: DoctorContext, refs: readonly RuntimeRef[]
     };
   }
   return { id, area: 'runtime', status: 'ok', evidence: results.map((x) => x.text).join('; ') };
+}
+
+/**
+ * The program hosts run through the launcher (install/runtime.ts): present, and whether hook calls
+ * found nothing to run (the launcher records each one it had to drop).
+ */
+export function launcherCheck(ctx: DoctorContext): Check | undefined {
+  const id = 'runtime.program';
+  const layout = runtimeLayout(ctx.paths.root);
+  if (ctx.fresh && !existsSync(layout.launcher)) return undefined;
+  const missed = readMissed(layout);
+  const lost = missed ? `${missed.count} hook call(s) found no program to run and were not captured (from ${missed.first} to ${missed.last}, last: ${missed.lastCall}: ${missed.reason})` : '';
+  const program = currentRuntime(layout);
+  const again = `claude-mem install (copies this claude-mem back to ${layout.root}; hosts run it at once)`;
+  if (!existsSync(layout.launcher) || !program || !existsSync(join(program, 'dist', 'bin.js'))) {
+    const what = !existsSync(layout.launcher) ? `the launcher hosts run is missing (${layout.launcher})` : `the program the launcher starts is missing (${layout.current})`;
+    return { id, area: 'runtime', status: 'fail', evidence: lost ? `${what}; ${lost}` : what, fix: again };
+  }
+  if (missed) return { id, area: 'runtime', status: 'warn', evidence: `${lost}; the program is in place again (${program})`, fix: 'Nothing to repair; the next install clears this record.' };
+  return { id, area: 'runtime', status: 'ok', evidence: `hosts run ${layout.launcher} → ${program}` };
 }

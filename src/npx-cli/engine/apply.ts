@@ -1,8 +1,13 @@
-/** applyPlan: backups, atomic writes, and the manifest: durable pending records first, applied ones at the end. */
+/**
+ * applyPlan: backups, atomic writes, and the manifest: durable pending records first, applied ones
+ * at the end. A host is installed whole or not at all: when one of its files cannot be written,
+ * the files of its that were written are put back as they were (rollback.ts).
+ */
 import { backup, readState, removeFile, sha256, writeAtomicAsync } from './fs.js';
 import { loadManifest, mergeRecords, saveManifest, serializeManifest } from './manifest.js';
 import { asEngineError, type PlannedFile } from './plan.js';
 import type { EngineError } from './errors.js';
+import { rollBackFailedHosts } from './rollback.js';
 import type { Manifest, ManifestFile } from './types.js';
 
 export interface ApplyOptions {
@@ -18,6 +23,10 @@ export interface ApplySummary {
   backups: string[];
   /** Files whose write failed (e.g. permissions); their hosts are reported, the rest carry on. */
   failed: Array<{ path: string; hosts: string[]; error: EngineError }>;
+  /** Files of failed hosts that had been written and were put back as they were. */
+  rolledBack: Array<{ path: string; hosts: string[] }>;
+  /** Files that could not be put back: they keep our change, recorded for uninstall. */
+  rollbackFailed: Array<{ path: string; hosts: string[]; error: EngineError }>;
 }
 
 function entryFor(m: Manifest, host: string, f: PlannedFile): ManifestFile {
@@ -72,7 +81,7 @@ async function writeOne(f: PlannedFile, m: Manifest, summary: ApplySummary): Pro
  * old or new, and running install again finishes the job with the right "previous" values.
  */
 export async function applyPlan(plan: readonly PlannedFile[], opts: ApplyOptions): Promise<ApplySummary> {
-  const summary: ApplySummary = { written: [], unchanged: [], backups: [], failed: [] };
+  const summary: ApplySummary = { written: [], unchanged: [], backups: [], failed: [], rolledBack: [], rollbackFailed: [] };
   const m = loadManifest(opts.manifestPath);
   const original = serializeManifest(m);
   const todo = plan.filter((f) => !f.error && f.records.length > 0);
@@ -125,5 +134,9 @@ export async function applyPlan(plan: readonly PlannedFile[], opts: ApplyOptions
     if (summary.written.length > 0) saveManifest(opts.manifestPath, m);
   }
   if (crash !== undefined) throw crash;
+  if (summary.failed.length > 0) {
+    await rollBackFailedHosts(todo, m, JSON.parse(original) as Manifest, summary);
+    if (serializeManifest(m) !== original || summary.written.length > 0) saveManifest(opts.manifestPath, m);
+  }
   return summary;
 }

@@ -7,7 +7,7 @@ export type {
 export { ConfigConflictError, ConfigParseError, EngineError } from './errors.js';
 export { planChanges, failedHosts, type PlannedFile } from './plan.js';
 export { applyPlan, type ApplyOptions, type ApplySummary } from './apply.js';
-export { revertFromManifest, type RevertOptions, type RevertSummary } from './revert.js';
+export { revertFromManifest, revertManifest, type RevertOptions, type RevertSummary } from './revert.js';
 export { loadManifest, MANIFEST_SCHEMA_VERSION } from './manifest.js';
 export { renderPlan, unifiedDiff } from './diff.js';
 export { markers as textBlockMarkers } from './block.js';

@@ -36,7 +36,35 @@ export function parseJson(body: string, file: string): Node | undefined {
       `Fix the JSON at ${file}:${line}:${column} (comments and trailing commas are fine), then run the command again.`,
     );
   }
+  if (root) refuseDuplicateKeys(body, file, root, []);
   return root;
+}
+
+/**
+ * A key written twice in one object: hosts read one of the two (which one depends on the parser),
+ * so an edit cannot be verified, and guessing could drop the settings the user meant. Refused.
+ */
+function refuseDuplicateKeys(body: string, file: string, node: Node, path: string[]): void {
+  if (node.type === 'object') {
+    const seen = new Map<string, Node>();
+    for (const prop of node.children ?? []) {
+      const keyNode = prop.children?.[0];
+      if (!keyNode) continue;
+      const key = String(keyNode.value);
+      const first = seen.get(key);
+      if (first) {
+        const at = lineColumn(body, keyNode.offset);
+        const firstLine = lineColumn(body, first.offset).line;
+        const name = [...path, key].join('.');
+        throw new ConfigParseError(file, at.line, at.column, `the key "${name}" appears twice in this object (lines ${firstLine} and ${at.line})`,
+          `${file} sets "${name}" twice and the host reads only one of them. Keep one "${key}" (merge the two if both hold settings you want), then run the command again.`);
+      }
+      seen.set(key, keyNode);
+    }
+    for (const prop of node.children ?? []) if (prop.children?.[1]) refuseDuplicateKeys(body, file, prop.children[1], [...path, String(prop.children[0]?.value)]);
+  } else if (node.type === 'array') {
+    for (const item of node.children ?? []) refuseDuplicateKeys(body, file, item, path);
+  }
 }
 
 export function nodeValue(node: Node): unknown {

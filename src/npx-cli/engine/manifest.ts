@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { storedFile } from './editor.js';
 import { ConfigConflictError } from './errors.js';
 import { removeFile, sha256, writeAtomic } from './fs.js';
-import { deepEqual } from './match.js';
+import { deepEqual, matches } from './match.js';
 import type { ChangeRecord, Manifest, ManifestFile, PlannedRecord, StoredChange, StoredFileChange } from './types.js';
 
 export const MANIFEST_SCHEMA_VERSION = 1;
@@ -94,6 +94,30 @@ function written(c: ChangeRecord['change']): unknown {
   return 'value' in c ? c.value : 'entry' in c ? c.entry : undefined;
 }
 
+/** Where an array change puts its entry, to compare two records (`[[hooks]]` arrays included). */
+function arrayOf(c: ChangeRecord['change']): unknown {
+  return c.kind === 'json-array-upsert' ? c.path : c.kind === 'toml-array-entry' ? c.array : undefined;
+}
+
+/**
+ * An older record of the same array whose entry this change's matcher finds owned that very entry
+ * (written before matchers recognised our entries by what they are, or from another install
+ * path): it gives way to the new record, which keeps what it first replaced. Returns it, removed
+ * from `byId`.
+ */
+function supersede(byId: Map<string, ChangeRecord>, record: ChangeRecord): ChangeRecord | undefined {
+  const c = record.change;
+  const at = arrayOf(c);
+  if (at === undefined || !('match' in c)) return undefined;
+  for (const [id, r] of byId) {
+    const o = r.change;
+    if (o.kind !== c.kind || !deepEqual(arrayOf(o), at) || !('entry' in o) || !matches(o.entry, c.match)) continue;
+    byId.delete(id);
+    return r;
+  }
+  return undefined;
+}
+
 /**
  * Merges this run's records into a host's entry for one file. A change that was already in place
  * keeps what it replaced the first time: a re-install or upgrade never records our own value as "previous".
@@ -101,7 +125,7 @@ function written(c: ChangeRecord['change']): unknown {
 export function mergeRecords(old: ManifestFile | undefined, planned: readonly PlannedRecord[]): ChangeRecord[] {
   const byId = new Map((old?.changes ?? []).map((r) => [r.id, r] as const));
   for (const { record, noop } of planned) {
-    const prior = byId.get(record.id);
+    const prior = byId.get(record.id) ?? supersede(byId, record);
     if (!prior) {
       byId.set(record.id, record);
       continue;

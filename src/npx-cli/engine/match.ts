@@ -57,6 +57,10 @@ export function matches(entry: unknown, matcher: EntryMatcher): boolean {
     if (rule.path && target === undefined) return false;
     if (rule.equals !== undefined && !deepEqual(target, rule.equals)) return false;
     if (rule.contains !== undefined && !strings(target).some((s) => s.includes(rule.contains!))) return false;
+    if (rule.pattern !== undefined) {
+      const re = new RegExp(rule.pattern);
+      if (!strings(target).some((s) => re.test(s))) return false;
+    }
     return true;
   });
 }

@@ -72,6 +72,14 @@ async function planFileRevert(m: Manifest, path: string, hosts: string[]): Promi
 
 export async function revertFromManifest(manifestPath: string, opts: RevertOptions = {}): Promise<RevertSummary> {
   const m = loadManifest(manifestPath);
+  return revertManifest(m, opts, () => saveManifest(manifestPath, m));
+}
+
+/**
+ * Reverts the records of `m` (the install manifest, or records found in the host files when it
+ * has none: install/discover.ts); `save` persists `m` after each file (reverted hosts leave it).
+ */
+export async function revertManifest(m: Manifest, opts: RevertOptions, save: () => void): Promise<RevertSummary> {
   const selected = (opts.hosts ?? Object.keys(m.hosts)).filter((h) => m.hosts[h]);
   const byFile = new Map<string, string[]>();
   for (const h of selected) for (const path of Object.keys(m.hosts[h].files)) byFile.set(path, [...(byFile.get(path) ?? []), h]);
@@ -96,7 +104,7 @@ export async function revertFromManifest(manifestPath: string, opts: RevertOptio
         delete m.hosts[h].files[f.path];
         if (Object.keys(m.hosts[h].files).length === 0) delete m.hosts[h];
       }
-      saveManifest(manifestPath, m);
+      save();
     } catch (e) {
       summary.failed.push({ path: f.path, hosts: f.hosts, error: asEngineError(f.path, e) });
     }

@@ -15,6 +15,8 @@ export interface MatchRule {
   path?: readonly string[];
   contains?: string;
   equals?: unknown;
+  /** A regular expression (source) that one of those strings must match. */
+  pattern?: string;
 }
 export type EntryMatcher = readonly MatchRule[];
 
@@ -32,12 +34,18 @@ export interface JsonSetChange extends Base {
   value: unknown;
 }
 
-/** Upsert one entry, found by `match`, in the array at `path`. Owns that entry only, never the array. */
+/**
+ * Upsert one entry, found by `match`, in the array at `path`. Owns that entry only, never the
+ * array; further entries the matcher finds (an older install's, a second copy's) are ours too and
+ * go. With `inner`, the entry is a group whose array at `inner` may also hold the user's items
+ * (a Claude hook group the user added a hook to): then only the items `match` finds are ours.
+ */
 export interface JsonArrayUpsertChange extends Base {
   kind: 'json-array-upsert';
   path: KeyPath;
   match: EntryMatcher;
   entry: unknown;
+  inner?: KeyPath;
 }
 
 /** One key in a table, e.g. `[features] hooks = true`. Owns that key; revert restores what it replaced. */

@@ -46,6 +46,8 @@ export const claudeCode: HostModule = {
   detect: detectClaudeCode,
   async plan(ctx: InstallContext) {
     const settings = join(claudeConfigDir(ctx.env, ctx.home), 'settings.json');
+    // "disableAllHooks": true switches off every hook, ours included: left as the user set it.
+    const off = asRecord(readJsonc(settings))?.disableAllHooks === true;
     return {
       capture: 'hooks',
       recall: 'mcp',
@@ -53,6 +55,12 @@ export const claudeCode: HostModule = {
         ...claudeHookUpserts(settings, 'claude-code', ctx, claudeSpecs()),
         mcpServersChange(claudeJsonPath(ctx.env, ctx.home), 'claude-code', ctx, { env: {} }, { type: 'stdio' }),
       ],
+      ...(off && {
+        killSwitch: {
+          setting: '"disableAllHooks": true', file: settings, howToEnable: `remove "disableAllHooks": true from ${settings}`,
+          enable: [{ kind: 'json-set', file: settings, host: 'claude-code', path: ['disableAllHooks'], value: false }],
+        },
+      }),
       nextSteps: ['Restart open Claude Code sessions: hooks and MCP servers are read at start.'],
       notes: [
         'Cursor and Grok also run Claude Code\'s user hooks; the hook recognises their payloads and leaves those events to their own writers.',
@@ -66,7 +74,7 @@ export const claudeCode: HostModule = {
       id: 'claude-code.hooks-enabled',
       status: off ? 'fail' : 'ok',
       evidence: off ? `${file} sets "disableAllHooks": true` : `hooks are not disabled in ${file}`,
-      ...(off && { fix: `Remove "disableAllHooks" from ${file} (it switches off every hook, claude-mem's included).` }),
+      ...(off && { fix: `Remove "disableAllHooks" from ${file} (it switches off every hook, claude-mem's included), or run \`claude-mem install --ide claude-code --enable-hooks\`.` }),
     }];
   },
 };

@@ -52,19 +52,25 @@ export const codex: HostModule = {
     const dir = codexHome(ctx.env, ctx.home);
     const config = join(dir, 'config.toml');
     const features = asRecord(readToml(config)?.features);
+    const hooksOn: Change = { kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'hooks', value: true };
+    const feature = codexHooksFeature(features && { features });
+    // Hooks the user switched off stay off unless they say otherwise (the installer asks). Turned
+    // on, the legacy alias, when present, must not say the opposite.
+    const off = !feature.on;
+    const turnOn: Change[] = [
+      hooksOn,
+      ...(features && 'codex_hooks' in features ? [{ kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'codex_hooks', value: true } as const] : []),
+    ];
     const changes: Change[] = [
       ...claudeHookUpserts(join(dir, 'hooks.json'), 'codex', ctx, specs()),
-      { kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'hooks', value: true },
-      // The legacy alias, when present, must not say the opposite.
-      ...(features && 'codex_hooks' in features
-        ? [{ kind: 'toml-set', file: config, host: 'codex', table: ['features'], key: 'codex_hooks', value: true } as const]
-        : []),
+      ...(off ? [] : [hooksOn]),
       { kind: 'toml-table', file: config, host: 'codex', table: ['mcp_servers', MCP_KEY], value: mcpServer(ctx) },
     ];
     return {
       capture: 'hooks',
       recall: 'mcp',
       changes,
+      ...(off && { killSwitch: { setting: feature.how, file: config, howToEnable: `set \`hooks = true\` under [features] in ${config}`, enable: turnOn } }),
       nextSteps: [
         'Trust the claude-mem hooks in Codex (type /hooks in Codex and approve them): Codex skips untrusted hooks silently.',
       ],
@@ -78,7 +84,7 @@ export const codex: HostModule = {
       id: 'codex.hooks-feature',
       status: on ? 'ok' : 'fail',
       evidence: `${file}: ${how}`,
-      ...(!on && { fix: `Set \`hooks = true\` under [features] in ${file} (or run claude-mem install --ide codex).` }),
+      ...(!on && { fix: `Set \`hooks = true\` under [features] in ${file}, or run \`claude-mem install --ide codex --enable-hooks\`.` }),
     }];
   },
 };

@@ -31,7 +31,7 @@ export interface InstallContext {
   env: Env;
   home: string;
   dataDir: string;
-  /** Absolute path of node, and of the installed `claude-mem` entry (dist/bin.js). */
+  /** Absolute path of node, and of the entry hosts run (the launcher in the data directory, install/runtime.ts). */
   nodePath: string;
   entryPath: string;
   /** Root of the installed package (templates/ and dist/ live under it). */
@@ -41,10 +41,27 @@ export interface InstallContext {
   selected: readonly HostId[];
 }
 
+/**
+ * A setting of the host's own that switches off every hook, ours included, which the user turned
+ * off (Codex `[features] hooks = false`, Claude Code `"disableAllHooks": true`). The installer
+ * never changes it without the user's say (a question, or --enable-hooks), and says capture is off.
+ */
+export interface KillSwitch {
+  /** The setting as the user wrote it, e.g. `[features] hooks = false`. */
+  setting: string;
+  file: string;
+  /** How to turn capture on by hand. */
+  howToEnable: string;
+  /** The changes that turn it on (made with consent; uninstall puts the setting back). */
+  enable: Change[];
+}
+
 export interface HostPlan {
   capture: CaptureWriter;
   recall: RecallPath;
   changes: Change[];
+  /** The host's own hook switch is off: nothing is captured until it is turned on. */
+  killSwitch?: KillSwitch;
   /** Plain-language next steps shown in the summary (e.g. trust Codex hooks in /hooks). */
   nextSteps: string[];
   /** Why capture is limited or absent, when it is. */

@@ -6,11 +6,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { HostId } from '../../shared/hosts.js';
 import type { DataPaths } from '../../shared/paths.js';
 import { VERSION } from '../../shared/version.js';
-import { applyPlan, type EngineError } from '../engine/index.js';
+import { runtimeLayout } from '../../shared/runtime-layout.js';
+import { applyPlan } from '../engine/index.js';
+import { CliError } from '../output.js';
 import { TRUST_FIX, trustCodexHooks } from './codex-trust.js';
 import { writeHostMeta, type MetaInput } from './meta.js';
 import { filesOf, type InstallPlan } from './plan.js';
 import { buildResults } from './results.js';
+import { installRuntime, runtimeWorkerEntry, type RuntimeInstall } from './runtime.js';
 import { recordTrust } from './trust-manifest.js';
 import type { CodexTrust, HostResult } from './types.js';
 
@@ -27,7 +30,7 @@ export interface ApplyInstallOptions {
 
 export interface WorkerOutcome {
   ok: boolean;
-  state: 'started' | 'running' | 'failed' | 'not-started';
+  state: 'started' | 'running' | 'restarted' | 'failed' | 'not-started';
   detail: string;
   pid?: number;
   port?: number;
@@ -41,6 +44,7 @@ export interface InstallOutcome {
   backups: string[];
   worker: WorkerOutcome;
   ok: boolean;
+  runtime: RuntimeInstall;
 }
 
 /** Thrown by the test-only crash switch: the command exits at once, as a killed process would. */
@@ -68,14 +72,24 @@ async function prepareDataDir(paths: DataPaths): Promise<{ created: string[]; po
   return { created, port };
 }
 
-async function startWorkerFor(paths: DataPaths, waitMs: number): Promise<WorkerOutcome> {
-  const { startWorker } = await import('../../worker/lifecycle/control.js');
+/**
+ * The worker runs from the installed copy. One that runs while the copy was switched (an upgrade)
+ * is restarted on the new one: the copy it was loaded from may be removed by the next upgrade.
+ */
+async function startWorkerFor(paths: DataPaths, waitMs: number, rt: RuntimeInstall, env: NodeJS.ProcessEnv): Promise<WorkerOutcome> {
+  const { startWorker, stopWorker } = await import('../../worker/lifecycle/control.js');
   const { workerStatus } = await import('../../worker/lifecycle/status.js');
   const before = await workerStatus(paths);
+  let restarted = false;
   if (before.state === 'running') {
-    return { ok: true, state: 'running', detail: 'already running', pid: before.worker?.pid, port: before.worker?.port };
+    if (!rt.switched) return { ok: true, state: 'running', detail: 'already running', pid: before.worker?.pid, port: before.worker?.port };
+    const stop = await stopWorker(paths);
+    if (stop.result !== 'stopped' && stop.result !== 'not_running') return { ok: false, state: 'failed', detail: `the worker could not be restarted on the new program: ${stop.evidence.join('; ')}` };
+    restarted = true;
   }
-  const { ensure } = await startWorker(paths, waitMs);
+  const workerEnv = { ...env, CLAUDE_MEM_WORKER_ENTRY: env.CLAUDE_MEM_WORKER_ENTRY ?? runtimeWorkerEntry(rt.dir) };
+  const { ensure } = await startWorker(paths, waitMs, workerEnv);
+  if (ensure.ok && restarted) return { ok: true, state: 'restarted', detail: 'restarted on the new program', pid: ensure.info.pid, port: ensure.port };
   if (ensure.ok) return { ok: true, state: 'started', detail: 'started', pid: ensure.info.pid, port: ensure.port };
   const reason = ensure.state === 'starting' ? `not healthy within ${waitMs} ms (${ensure.reason})` : ensure.reason;
   return { ok: false, state: 'failed', detail: `${reason}; see ${paths.logs}/worker.log` };
@@ -104,35 +118,43 @@ async function trustCodex(plan: InstallPlan, r: HostResult, opts: ApplyInstallOp
   }
 }
 
+/** The program copy hosts will run; without it no host file is touched. */
+function runtimeFor(plan: InstallPlan): RuntimeInstall {
+  const { paths, base } = plan.prepared;
+  try {
+    return installRuntime(paths.root, base.packageRoot, base.nodePath);
+  } catch (e) {
+    throw new CliError(`could not install the program under ${runtimeLayout(paths.root).root}: ${(e as Error)?.message ?? String(e)}. No host file was changed.`);
+  }
+}
+
 export async function applyInstall(plan: InstallPlan, opts: ApplyInstallOptions): Promise<InstallOutcome> {
   const { paths } = plan.prepared;
   const progress = opts.onProgress ?? (() => {});
   const { created, port } = await prepareDataDir(paths);
+  const runtime = runtimeFor(plan);
   const summary = await applyPlan(plan.files, { manifestPath: paths.manifest, backupsDir: paths.backups, beforeWrite: crashSwitch(opts.env) });
-  const writeFailures = new Map<string, EngineError>();
-  for (const f of summary.failed) for (const h of f.hosts) if (!writeFailures.has(h)) writeFailures.set(h, f.error);
-
-  const results = buildResults(plan, { dryRun: false, writeFailures });
+  const results = buildResults(plan, { dryRun: false, applied: summary });
   const meta = new Map<string, MetaInput>();
   for (const r of results) {
     if (!r.selected) continue;
     progress(`${r.label}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`, r.status === 'ok' ? 'ok' : r.status === 'failed' ? 'error' : 'warn');
     const h = plan.hosts.get(r.id as HostId)!;
-    if (r.status === 'ok' && h.decision) {
+    if ((r.status === 'ok' || r.status === 'off') && h.decision) {
       meta.set(r.id, { label: r.label, decision: h.decision, version: h.detected.detection.version, claudeMemVersion: VERSION });
     }
   }
   if (meta.size > 0) writeHostMeta(paths.manifest, meta);
 
-  const codex = results.find((r) => r.id === 'codex' && r.status === 'ok' && r.capture === 'hooks');
+  const codex = results.find((r) => r.id === 'codex' && (r.status === 'ok' || r.status === 'off') && r.capture === 'hooks');
   if (codex) await trustCodex(plan, codex, opts);
 
   let worker: WorkerOutcome = { ok: true, state: 'not-started', detail: 'not started (--no-start); run `claude-mem start` when ready' };
   if (opts.start) {
     progress('Starting the worker…', 'info');
-    worker = await startWorkerFor(paths, opts.waitMs ?? 15_000);
+    worker = await startWorkerFor(paths, opts.waitMs ?? 15_000, runtime, opts.env);
     progress(worker.ok ? `Worker ${worker.state} (pid ${worker.pid}, port ${worker.port})` : `Worker failed: ${worker.detail}`, worker.ok ? 'ok' : 'error');
   }
   const ok = worker.ok && results.every((r) => !r.selected || r.status !== 'failed');
-  return { results, dataDir: paths.root, created, port, backups: summary.backups, worker, ok };
+  return { results, dataDir: paths.root, created, port, backups: summary.backups, worker, ok, runtime };
 }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostId } from '../../shared/hosts.js';
 import { dataDir, homeDir, type Env } from '../../shared/paths.js';
+import { runtimeLayout } from '../../shared/runtime-layout.js';
 import type { Detection, InstallContext } from '../hosts/types.js';
 
 /** The folder holding claude-mem's package.json: found from this file, in dist/ (bundled) or src/ (tests). */
@@ -27,16 +28,21 @@ export function packageRoot(): string {
 /** What every host module's context shares, before detection and selection are known. */
 export type BaseContext = Pick<InstallContext, 'env' | 'home' | 'dataDir' | 'nodePath' | 'entryPath' | 'packageRoot'>;
 
+/**
+ * Hosts run the launcher in the data directory, never this package's own dist/bin.js: that may sit
+ * in npm's npx cache, which npm empties (install/runtime.ts). The package root is where install
+ * copies the program and the plugin files from.
+ */
 export function baseContext(env: Env): BaseContext {
-  const root = packageRoot();
+  const data = dataDir(env);
   return {
     env,
     home: homeDir(env),
-    dataDir: dataDir(env),
-    // Real paths: an nvm/npx symlink may vanish, the file it points to is what runs.
+    dataDir: data,
+    // A real path: an nvm symlink may vanish, the file it points to is what runs.
     nodePath: realpathSync(process.execPath),
-    entryPath: join(root, 'dist', 'bin.js'),
-    packageRoot: root,
+    entryPath: runtimeLayout(data).launcher,
+    packageRoot: packageRoot(),
   };
 }
 

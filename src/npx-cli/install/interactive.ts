@@ -5,12 +5,13 @@
  */
 import { HOST_IDS, type HostId } from '../../shared/hosts.js';
 import { VERSION } from '../../shared/version.js';
+import { runnable } from '../command-form.js';
 import { renderPlan } from '../engine/index.js';
 import { applyInstall } from './apply.js';
 import { describeDetection } from './detect.js';
 import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './plan.js';
 import { captureText } from './planner.js';
-import { detectionTable, hostLines, tildify } from './summary.js';
+import { detectionTable, hostLines, runtimeLines, tildify } from './summary.js';
 
 export const CANCEL_EXIT = 130;
 
@@ -35,14 +36,16 @@ export interface Prompter {
   log: { info(m: string): void; success(m: string): void; warn(m: string): void; error(m: string): void; message(m: string): void };
 }
 
+/** @clack/prompts, its messages' `claude-mem <command>`s in the form that runs here (as println does). */
 export async function clackPrompter(): Promise<Prompter> {
   const p = await import('@clack/prompts');
+  const r = (m: string) => runnable(m);
   return {
-    intro: p.intro, outro: p.outro, cancel: p.cancel, note: p.note, isCancel: p.isCancel,
+    intro: p.intro, outro: (m) => p.outro(r(m)), cancel: (m) => p.cancel(r(m)), note: (m, t) => p.note(r(m), t), isCancel: p.isCancel,
     multiselect: (o) => p.multiselect(o as Parameters<typeof p.multiselect>[0]) as never,
     select: (o) => p.select(o as Parameters<typeof p.select>[0]) as never,
     spinner: () => p.spinner(),
-    log: p.log,
+    log: { info: (m) => p.log.info(r(m)), success: (m) => p.log.success(r(m)), warn: (m) => p.log.warn(r(m)), error: (m) => p.log.error(r(m)), message: (m) => p.log.message(r(m)) },
   };
 }
 
@@ -51,6 +54,8 @@ export interface InteractiveOptions {
   preselected?: HostId[];
   start: boolean;
   codexSubagentTranscripts: boolean;
+  /** --enable-hooks: the question about a host's own hook switch is already answered. */
+  enableHooks?: boolean;
   env: NodeJS.ProcessEnv;
   /** Where "show the diffs" prints (stdout). */
   write: (text: string) => void;
@@ -72,9 +77,35 @@ function planNote(plan: InstallPlan, env: NodeJS.ProcessEnv): string {
     const changing = files.filter((f) => hostChanges(f, id));
     lines.push(`● ${h.label} (${captureText(h.decision?.capture ?? null)})${changing.length === 0 ? ': already up to date' : ''}`);
     for (const f of changing) lines.push(`    ${f.existed ? 'modify' : 'create'} ${tildify(f.path, env)}`);
+    if (h.killSwitch) lines.push(h.killSwitch.turnOn ? `    turn hooks on: ${h.killSwitch.off.setting} (as you asked)` : `    capture stays OFF: ${h.killSwitch.off.setting} (your setting)`);
     if (id === 'codex' && h.decision?.capture === 'hooks') lines.push('    then ask Codex (codex app-server) to trust these hooks, as its /hooks screen does');
   }
   return lines.join('\n');
+}
+
+/**
+ * A host whose own switch turns every hook off is asked about, one by one: leaving it off is the
+ * default, turning it on is the user's call. Undefined when a question was cancelled.
+ */
+async function askKillSwitches(prepared: Prepared, selected: HostId[], p: Prompter, o: InteractiveOptions): Promise<InstallPlan | undefined> {
+  const opts = { codexSubagentTranscripts: o.codexSubagentTranscripts };
+  const first = await planInstall(prepared, selected, { ...opts, enableHooks: () => !!o.enableHooks });
+  const yes = new Set<HostId>();
+  for (const h of first.hosts.values()) {
+    if (!h.killSwitch || h.killSwitch.turnOn) continue;
+    const { setting, file } = h.killSwitch.off;
+    const answer = await p.select<'keep' | 'on'>({
+      message: `${h.label}: ${setting} in ${tildify(file, o.env)} switches off every hook, claude-mem's included. Turn hooks on?`,
+      options: [
+        { value: 'keep', label: `Leave it off (nothing from ${h.label} is captured)` },
+        { value: 'on', label: 'Turn hooks on (uninstall puts your setting back)' },
+      ],
+      initialValue: 'keep',
+    });
+    if (p.isCancel(answer)) return undefined;
+    if (answer === 'on') yes.add(h.id);
+  }
+  return yes.size ? planInstall(prepared, selected, { ...opts, enableHooks: (id) => !!o.enableHooks || yes.has(id) }) : first;
 }
 
 export async function runInteractive(prepared: Prepared, p: Prompter, o: InteractiveOptions): Promise<number> {
@@ -109,7 +140,8 @@ export async function runInteractive(prepared: Prepared, p: Prompter, o: Interac
     return 0;
   }
 
-  const plan = await planInstall(prepared, selected, { codexSubagentTranscripts: o.codexSubagentTranscripts });
+  const plan = await askKillSwitches(prepared, selected, p, o);
+  if (plan === undefined) return cancelled();
   p.note(planNote(plan, o.env), 'The plan');
   for (;;) {
     const next = await p.select<'install' | 'diff' | 'cancel'>({
@@ -141,10 +173,11 @@ export async function runInteractive(prepared: Prepared, p: Prompter, o: Interac
   const out = await applyInstall(plan, { trustCodex: true, start: o.start, env: o.env, onProgress: say });
   if (active !== undefined) spin.stop(active);
   p.note(out.results.filter((r) => r.selected).map((r) => hostLines(r, o.env).join('\n')).join('\n'), 'Summary');
+  p.log.info(runtimeLines(out.runtime, o.env).join('\n'));
   if (!out.worker.ok) p.log.error(`Worker: ${out.worker.detail}`);
   else if (out.worker.state === 'not-started') p.log.info(`Worker ${out.worker.detail}`);
   const failed = out.results.filter((r) => r.selected && r.status === 'failed');
-  const warned = out.results.filter((r) => r.selected && r.status === 'ok' && r.warnings.length > 0);
+  const warned = out.results.filter((r) => r.selected && (r.status === 'off' || (r.status === 'ok' && r.warnings.length > 0)));
   p.outro(failed.length ? `Finished with ${failed.length} failed host(s); the others are installed.`
     : warned.length ? `Installed; ${warned.map((r) => r.label).join(', ')} need${warned.length === 1 ? 's' : ''} the step marked "!" above.`
       : 'Memory is shared. Run `claude-mem doctor` any time to check.');

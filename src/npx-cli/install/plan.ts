@@ -5,7 +5,7 @@
 import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import { dataPaths, type DataPaths, type Env } from '../../shared/paths.js';
 import { failedHosts, planChanges, type EngineError, type PlannedFile } from '../engine/index.js';
-import type { HostModule, HostPlan } from '../hosts/types.js';
+import type { HostModule, HostPlan, KillSwitch } from '../hosts/types.js';
 import { baseContext, hostContext, type BaseContext } from './context.js';
 import { detectAll, type Detected } from './detect.js';
 import { installedHosts } from './meta.js';
@@ -38,6 +38,8 @@ export interface HostPlanned {
   decision?: WriterDecision;
   /** plan() threw, or one of the host's files was refused by the engine. */
   error?: { reason: string; fix?: string };
+  /** The host's own hook switch is off, and whether this install turns it on (only with consent). */
+  killSwitch?: { off: KillSwitch; turnOn: boolean };
 }
 
 export interface InstallPlan {
@@ -49,7 +51,21 @@ export interface InstallPlan {
 
 const fixFor = (e: unknown) => (e as EngineError)?.fix;
 
-export async function planInstall(p: Prepared, selected: readonly HostId[], opts: { codexSubagentTranscripts: boolean }): Promise<InstallPlan> {
+export interface PlanOptions {
+  codexSubagentTranscripts: boolean;
+  /** The user agreed to turn on this host's own hook switch (--enable-hooks, or the question). */
+  enableHooks?: (host: HostId) => boolean;
+}
+
+/** A host whose hooks the user switched off: its switch is turned on only with consent. */
+function withKillSwitch(h: HostPlanned, plan: HostPlan, opts: PlanOptions): HostPlan {
+  if (!plan.killSwitch) return plan;
+  const turnOn = !!opts.enableHooks?.(h.id);
+  h.killSwitch = { off: plan.killSwitch, turnOn };
+  return turnOn ? { ...plan, changes: [...plan.changes, ...plan.killSwitch.enable] } : plan;
+}
+
+export async function planInstall(p: Prepared, selected: readonly HostId[], opts: PlanOptions): Promise<InstallPlan> {
   const hosts = new Map<HostId, HostPlanned>();
   const plans = new Map<HostId, HostPlan>();
   await Promise.all(selected.map(async (id) => {
@@ -58,7 +74,7 @@ export async function planInstall(p: Prepared, selected: readonly HostId[], opts
     const h: HostPlanned = { id, label: detected.module.label ?? HOST_LABELS[id], detected };
     hosts.set(id, h);
     try {
-      h.plan = await detected.module.plan(hostContext(p.base, detected.detection, selected));
+      h.plan = withKillSwitch(h, await detected.module.plan(hostContext(p.base, detected.detection, selected)), opts);
       plans.set(id, h.plan);
     } catch (e) {
       h.error = { reason: (e as Error)?.message ?? String(e), fix: fixFor(e) ?? `Do what the message says, then run \`claude-mem install --ide ${id}\` again.` };

@@ -9,7 +9,7 @@ import { eprintln, printJson, println, style } from '../output.js';
 import { applyInstall, type InstallOutcome } from './apply.js';
 import { planInstall, type InstallPlan, type Prepared } from './plan.js';
 import { buildResults } from './results.js';
-import { hostLines, tildify } from './summary.js';
+import { hostLines, runtimeLines, tildify } from './summary.js';
 import type { HostResult } from './types.js';
 
 export const NO_HOST_MESSAGE = 'No supported host was found. Nothing was configured. To add one later: claude-mem install --ide <host>';
@@ -21,6 +21,8 @@ export interface RunOptions {
   start: boolean;
   trustCodex: boolean;
   codexSubagentTranscripts: boolean;
+  /** --enable-hooks: turn on a host's own hook switch the user turned off. */
+  enableHooks?: boolean;
   env: NodeJS.ProcessEnv;
 }
 
@@ -37,6 +39,12 @@ function printHosts(results: HostResult[], env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** Hosts installed whose own switch keeps capture off: said once more at the end, on stderr. */
+function printOff(results: HostResult[]): void {
+  const off = results.filter((r) => r.selected && r.status === 'off');
+  if (off.length) eprintln(style.yellow(`Capture is OFF for ${off.map((r) => r.label).join(', ')}: your own setting switches their hooks off (see "to turn it on" above).`));
+}
+
 function dryRun(plan: InstallPlan, o: RunOptions): RunResult {
   const results = buildResults(plan, { dryRun: true });
   const failed = results.some((r) => r.selected && r.status === 'failed');
@@ -45,6 +53,7 @@ function dryRun(plan: InstallPlan, o: RunOptions): RunResult {
     println(style.bold(`claude-mem ${VERSION} — dry run: nothing is written`));
     if (plan.selected.length === 0) println(NO_HOST_MESSAGE);
     printHosts(results, o.env);
+    printOff(results);
     const text = renderPlan(plan.files);
     println(text ? `\n${text}` : '\nNo file would change.');
   }
@@ -56,6 +65,7 @@ function report(out: InstallOutcome, plan: InstallPlan, o: RunOptions): RunResul
   const document = {
     ok: out.ok, version: VERSION, dryRun: false, dataDir: out.dataDir, created: out.created, port: out.port,
     backups: out.backups, worker: out.worker, hosts: out.results,
+    runtime: { dir: out.runtime.dir, launcher: out.runtime.layout.launcher, shim: out.runtime.layout.shim, switched: out.runtime.switched },
     ...(plan.selected.length === 0 && { message: NO_HOST_MESSAGE }),
   };
   if (!o.json) {
@@ -67,8 +77,10 @@ function report(out: InstallOutcome, plan: InstallPlan, o: RunOptions): RunResul
       println(`  hosts: ${HOST_IDS.join(', ')}`);
     }
     printHosts(out.results, o.env);
+    for (const l of runtimeLines(out.runtime, o.env)) println(l);
     const w = out.worker;
     (w.ok ? println : eprintln)(w.ok ? `worker: ${w.state}${w.pid ? ` (pid ${w.pid}, port ${w.port})` : ''}${w.state === 'not-started' ? ` — ${w.detail}` : ''}` : style.red(`worker: failed — ${w.detail}`));
+    printOff(out.results);
     const failed = out.results.filter((r) => r.selected && r.status === 'failed');
     if (failed.length) eprintln(style.red(`${failed.length} host(s) failed: ${failed.map((r) => r.label).join(', ')}. The others were installed.`));
   }
@@ -76,7 +88,7 @@ function report(out: InstallOutcome, plan: InstallPlan, o: RunOptions): RunResul
 }
 
 export async function runInstall(prepared: Prepared, o: RunOptions): Promise<RunResult> {
-  const plan = await planInstall(prepared, o.selected, { codexSubagentTranscripts: o.codexSubagentTranscripts });
+  const plan = await planInstall(prepared, o.selected, { codexSubagentTranscripts: o.codexSubagentTranscripts, enableHooks: () => !!o.enableHooks });
   if (o.dryRun) return dryRun(plan, o);
   const out = await applyInstall(plan, { trustCodex: o.trustCodex, start: o.start, env: o.env });
   return report(out, plan, o);

@@ -2,9 +2,11 @@
 import type { HostId } from '../../shared/hosts.js';
 import type { CaptureWriter, Detection, HostModule, RecallPath } from '../hosts/types.js';
 
-export type HostStatus = 'ok' | 'skipped' | 'failed';
+/** `off`: installed, but the host's own hook switch, which the user turned off, keeps capture off. */
+export type HostStatus = 'ok' | 'off' | 'skipped' | 'failed';
 
-export type FileAction = 'created' | 'modified' | 'unchanged' | 'restored' | 'removed';
+/** `rolled-back`: written, then put back as it was because another file of the host failed; `not-written`: left as it was. */
+export type FileAction = 'created' | 'modified' | 'unchanged' | 'restored' | 'removed' | 'rolled-back' | 'not-written';
 
 export interface FileResult {
   path: string;

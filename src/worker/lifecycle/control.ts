@@ -79,8 +79,8 @@ export interface StartOutcome {
   status: StatusReport;
 }
 
-export async function startWorker(paths: DataPaths, waitMs = 15_000): Promise<StartOutcome> {
-  const ensure = await ensureWorker({ paths, waitMs });
+export async function startWorker(paths: DataPaths, waitMs = 15_000, env?: NodeJS.ProcessEnv): Promise<StartOutcome> {
+  const ensure = await ensureWorker({ paths, waitMs, env });
   const status = await workerStatus(paths);
   return { ensure, status };
 }

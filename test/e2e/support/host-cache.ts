@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface HostPackage {
@@ -45,13 +45,32 @@ export function hostCacheRoot(): string {
   return join(tmpdir(), 'claude-mem-host-cache');
 }
 
-/** npm itself runs with the account's own npm config (registry, certificates); nothing of ours is written there. */
-function npmHome(): string | undefined {
-  try {
-    return userInfo().homedir || process.env.HOME;
-  } catch {
-    return process.env.HOME;
-  }
+/**
+ * The environment npm and the packages' install scripts run with: a home of their own inside the
+ * cache (OpenCode's postinstall, for one, writes ~/.cache/opencode and ~/.local/state/opencode),
+ * never the real home nor a test's HOME, and kept with the cache so its npm cache is reused too.
+ * Registry settings come from the environment (npm_config_registry and friends pass through).
+ */
+export function npmInstallEnv(root: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const home = join(root, 'npm-home');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const env: NodeJS.ProcessEnv = {};
+  // Nothing that names a test's HOME, a data directory or another npm cache (`npm test` exports
+  // npm_config_cache=<real home>/.npm) reaches npm or the install scripts.
+  for (const [k, v] of Object.entries(base)) if (!/^(HOME|USERPROFILE|XDG_[A-Z_]+|CLAUDE_MEM_[A-Z_]+|npm_config_cache)$/i.test(k)) env[k] = v;
+  return {
+    ...env,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    npm_config_cache: join(home, '.npm'),
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -122,8 +141,7 @@ export async function ensureHostPackage(p: HostPackage): Promise<HostInstall> {
   return withLock(`${dir}.lock`, async () => {
     if (existsSync(marker) && existsSync(binPath)) return { ok: true, dir, binPath };
     mkdirSync(dir, { recursive: true });
-    // npm reads the real user's config and cache: the registry mirror a developer set up applies.
-    const env = { ...process.env, HOME: npmHome(), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+    const env = npmInstallEnv(root);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const flags = p.ignoreScripts ? ['--ignore-scripts'] : [];
     const r = await run(npm, ['install', '--prefix', dir, '--no-save', '--no-package-lock', ...flags, `${p.pkg}@${p.version}`], env);

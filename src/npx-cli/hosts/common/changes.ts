@@ -24,7 +24,8 @@ export function claudeGroup(rt: Runtime, host: HostId, spec: HookSpec, layout: C
 
 /**
  * Our group appended to (or updated in) `hooks.<Event>` of a settings-style file. The user's
- * groups in the same array are never replaced or reordered.
+ * groups in the same array are never replaced or reordered, and a hook the user adds to our group
+ * stays theirs (`inner`: only our handler in it is ours).
  */
 export function claudeHookUpserts(
   file: string, host: HostId, rt: Runtime, specs: readonly HookSpec[], layout: ClaudeLayout = {},
@@ -36,6 +37,7 @@ export function claudeHookUpserts(
     path: ['hooks', spec.event],
     match: hookMatcher(rt, host, spec.event),
     entry: claudeGroup(rt, host, spec, layout),
+    inner: ['hooks'],
   }));
 }
 

@@ -21,27 +21,24 @@ export function hookArgv(rt: Runtime, host: HostId, event: string): string[] {
   return [rt.nodePath, rt.entryPath, 'hook', host, event];
 }
 
-/** What a command of ours always contains, whatever else the user put around it. */
-export function hookMarker(host: HostId, event: string): string {
-  return ` hook ${host} ${event}`;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Recognises our command for one event by what it is, wherever claude-mem was installed from:
+ * a claude-mem entry (the data directory's launcher `…/claude-mem.cjs`, a package's
+ * `…/dist/bin.js`, or `claude-mem` itself), quoted or not, followed by `hook <host> <event>`.
+ * An upgrade, a second checkout or an older install's entry is then replaced, never doubled.
+ */
+export function ourHookPattern(host: HostId, event: string): string {
+  return `(?:/dist/bin\\.js|/claude-mem\\.cjs|(?:^|[\\s'"])claude-mem)['"]?\\s+hook\\s+${escape(host)}\\s+${escape(event)}(?=$|[\\s'"])`;
 }
 
 /**
- * What identifies our install in a command. A real install lives in a `claude-mem` package
- * directory, and that stays true across upgrades (a new npx cache path replaces our entry instead
- * of adding a second one); a checkout elsewhere is identified by its exact quoted path.
+ * Finds our entry for one event: our command at `path` (or anywhere in the entry when `path` is
+ * omitted). Which copy of claude-mem wrote it does not matter, hence the unused runtime.
  */
-export function installMarker(rt: Runtime): string {
-  return rt.entryPath.includes('claude-mem') ? 'claude-mem' : shQuote(rt.entryPath);
-}
-
-/**
- * Finds our entry for one event: the install marker and ` hook <host> <event>` both appear in the
- * command at `path` (or anywhere in the entry when `path` is omitted).
- */
-export function hookMatcher(rt: Runtime, host: HostId, event: string, path?: readonly string[]): EntryMatcher {
-  const at = path ? { path } : {};
-  return [{ ...at, contains: installMarker(rt) }, { ...at, contains: hookMarker(host, event) }];
+export function hookMatcher(_rt: Runtime, host: HostId, event: string, path?: readonly string[]): EntryMatcher {
+  return [{ ...(path ? { path } : {}), pattern: ourHookPattern(host, event) }];
 }
 
 /** True when a command string is one of our hook commands for `host` (any event, any install path). */
