@@ -131,7 +131,7 @@ export class Forgetter {
       // Either half of a tool call names the observation both made.
       const family = json(eventKeyFamily(key.slice('event:'.length)));
       for (const [table, list] of [['observations', plan.observations], ['prompts', plan.prompts], ['assistant_messages', plan.assistant]] as const) {
-        list.push(...(this.stmts.get(`SELECT r.id FROM ${table} r JOIN events e ON e.id = r.event_id
+        list.push(...(this.stmts.get(`SELECT r.id FROM events e JOIN ${table} r ON r.session_id = e.session_id AND r.event_id = e.id
           WHERE e.idem_key IN (SELECT value FROM json_each(?))`).pluck().all(family) as number[]));
       }
     } else if (kind === 'observation') {
@@ -148,7 +148,9 @@ export class Forgetter {
         WHERE s.host = ? AND s.host_session_id = ? AND o.tool_use_id = ?`).pluck().get(t[1], t[2], t[3]) as number | undefined;
     }
     if (obsKey.startsWith('ev:')) {
-      return this.stmts.get(`SELECT o.id FROM observations o JOIN events e ON e.id = o.event_id WHERE e.idem_key = ?`)
+      // Through the event's session: observations have no index on event_id.
+      return this.stmts.get(`SELECT o.id FROM events e JOIN observations o ON o.session_id = e.session_id AND o.event_id = e.id
+        WHERE e.idem_key = ?`)
         .pluck().get(obsKey.slice(3)) as number | undefined;
     }
     const m = /^(.*?)\|(.*)\|m:[0-9a-f]+$/s.exec(obsKey);

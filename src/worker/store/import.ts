@@ -163,14 +163,14 @@ export class Importer {
     const event = this.eventId(r.event);
     if (session === null || event === false) return false;
     const number = num(r.number) ?? 0;
-    const exists = event !== null
-      ? this.stmts.get('SELECT 1 FROM prompts WHERE event_id = ?').get(event)
-      : this.stmts.get('SELECT 1 FROM prompts WHERE session_id = ? AND number = ? AND created_at = ?').get(session, number, str(r.createdAt));
-    if (exists) return false;
+    // A prompt is its session's n-th (or its native id there): both go through an index.
+    const nativeId = str(r.nativeId);
+    if (this.stmts.get('SELECT 1 FROM prompts WHERE session_id = ? AND number = ?').get(session, number)) return false;
+    if (nativeId && this.stmts.get('SELECT 1 FROM prompts WHERE session_id = ? AND native_id = ?').get(session, nativeId)) return false;
     const project = this.projectOf(session);
     const res = this.stmts.get(`INSERT INTO prompts (session_id, event_id, host, project, number, native_id, text, private, tags, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`).run(
-      session, event, need(r.host, 'prompt host'), project, number, str(r.nativeId), str(r.text) ?? '', r.private === true ? 1 : 0,
+      session, event, need(r.host, 'prompt host'), project, number, nativeId, str(r.text) ?? '', r.private === true ? 1 : 0,
       rowTags(String(r.host), project), need(r.createdAt, 'prompt time'),
     );
     if (res.changes) this.stmts.get('UPDATE sessions SET prompt_count = max(prompt_count, ?) WHERE id = ?').run(number, session);
