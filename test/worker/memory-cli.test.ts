@@ -59,13 +59,15 @@ describe('claude-mem forget with the worker running', () => {
     expect(dry.stdout).toContain('Would forget: 1 observation');
     expect(rows(home, `SELECT id FROM observations WHERE narrative LIKE ? OR title LIKE ?`, `%${SECRET}%`, `%${SECRET}%`)).toHaveLength(1);
 
+    const dbFile = join(home.dataDir, 'claude-mem.db');
+    expect(bytesOf(dbFile) + bytesOf(`${dbFile}-wal`)).toContain(SECRET); // what the grep below must not find
+
     // No terminal: no question.
     const r = cli(home, ['forget', '--query', SECRET, '--purge', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ ok: true, dryRun: false, counts: { observations: 1, events: 2 } });
     expect(out.purge.walTruncated).toBe(true);
-    const dbFile = join(home.dataDir, 'claude-mem.db');
     for (const f of [dbFile, `${dbFile}-wal`]) expect(bytesOf(f)).not.toContain(SECRET);
     expect(bytesOf(dbFile)).toContain('quasar'); // the rest is still there
 

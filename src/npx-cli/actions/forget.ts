@@ -28,6 +28,7 @@ export function describeCounts(c: ForgetCounts): string {
     c.summaries && plural(c.summaries, 'summary', 'summaries'),
     c.events && plural(c.events, 'captured event'),
     c.pins && plural(c.pins, 'pin'),
+    c.deadLetters && plural(c.deadLetters, 'dead letter'),
   ].filter(Boolean);
   const rewritten = c.summariesRewritten ? `; ${plural(c.summariesRewritten, 'summary', 'summaries')} written again without it` : '';
   return (parts.join(', ') || 'nothing') + rewritten;
