@@ -89,6 +89,33 @@ describe('claude-mem forget with the worker running', () => {
   });
 });
 
+describe('worker routes for forget, pins and tombstones', () => {
+  it('answer signed requests with the store\'s outcome and refuse what names nothing', async () => {
+    const home = newHome();
+    const port = await startWithEvents(home, tempDir('proj'));
+    const call = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+      workerRequest<any>({ port, auth: auth(home), method, path, body, timeoutMs: 10_000 });
+    expect((await call('POST', '/api/pins', { observationId: 999_999 })).status).toBe(404);
+    expect((await call('POST', '/api/forget', {})).status).toBe(400);
+    expect((await call('POST', '/api/forget', { query: { q: '...' } })).status).toBe(400);
+    const [obs] = rows(home, `SELECT id FROM observations WHERE title LIKE '%lint%'`) as { id: number }[];
+    expect((await call('POST', '/api/pins', { observationId: obs.id })).status).toBe(201);
+    const pins = await call('GET', '/api/pins?project=');
+    expect(pins.body.pins.map((p: { observationId: number }) => p.observationId)).toEqual([obs.id]);
+    expect((await call('POST', '/api/pins/remove', { observationId: obs.id })).body).toEqual({ unpinned: true });
+    const dry = await call('POST', '/api/forget', { sessions: [{ hostSessionId: 'm-1' }], dryRun: true });
+    expect(dry.body).toMatchObject({ dryRun: true, counts: { sessions: 1 }, tombstones: 0, purge: null });
+    expect(rows(home, `SELECT id FROM sessions WHERE host_session_id = 'm-1'`)).toHaveLength(1);
+    const applied = await call('POST', '/api/tombstones', { tombstones: [{ key: 'session:claude-code|m-1' }] });
+    expect(applied.body).toEqual({ applied: 1 });
+    expect(rows(home, `SELECT id FROM sessions WHERE host_session_id = 'm-1'`)).toHaveLength(0);
+    const listed = await call('GET', '/api/tombstones?limit=10');
+    expect(listed.body.tombstones).toEqual(expect.arrayContaining([expect.objectContaining({ key: 'session:claude-code|m-1', kind: 'session' })]));
+    // Unsigned: refused like every other route.
+    expect((await workerRequest({ port, method: 'GET', path: '/api/pins', timeoutMs: 5000 })).status).toBe(401);
+  });
+});
+
 describe('claude-mem export and import', () => {
   it('export -> import into a fresh data directory gives the same memory; importing twice, or at home, adds nothing', async () => {
     const home = newHome();
