@@ -89,7 +89,7 @@ export async function runForget(target: ForgetTarget, o: ForgetOptions): Promise
     printJson({ ok: true, ...done });
     return setExit(0);
   }
-  println(`Forgotten: ${describeCounts(done.counts)}. ${plural(done.tombstones, 'tombstone')} keep it from coming back.`);
+  println(`Forgotten: ${describeCounts(done.counts)}. ${plural(done.tombstones, 'tombstone')} ${done.tombstones === 1 ? 'keeps' : 'keep'} it from coming back.`);
   if (done.purge) {
     const p = done.purge;
     println(`Database rewritten: ${mb(p.before.db + p.before.wal)} -> ${mb(p.after.db + p.after.wal)}.`);
