@@ -5,7 +5,7 @@
  */
 import { dataPaths } from '../../shared/paths.js';
 import type { ForgetCounts, ForgetItem, ForgetResult, ForgetTarget, PurgeResult } from '../../worker/store/types.js';
-import { eprintln, printJson, println, setExit, style } from '../output.js';
+import { eprintln, printJson, println, setExit, style, UsageError } from '../output.js';
 import { asUsage, runningWorker, withStore, workerPost } from './memory-access.js';
 
 export interface ForgetOptions {
@@ -66,6 +66,8 @@ async function confirm(preview: ForgetResult): Promise<boolean> {
 }
 
 export async function runForget(target: ForgetTarget, o: ForgetOptions): Promise<void> {
+  const terminal = !!process.stdin.isTTY && !!process.stdout.isTTY;
+  if (o.json && terminal && !o.yes && !o.dryRun) throw new UsageError('--json on a terminal needs --yes or --dry-run: JSON output has no room for a question');
   const preview = await forgetVia(target, true, false);
   const empty = !preview || !preview.items.length;
   if (o.json && (o.dryRun || empty)) {
@@ -83,7 +85,7 @@ export async function runForget(target: ForgetTarget, o: ForgetOptions): Promise
   }
   if (o.dryRun) return setExit(0);
   // A terminal asks; a script (no terminal) said what it wants by running the command.
-  if (!o.yes && process.stdin.isTTY && process.stdout.isTTY && !(await confirm(preview))) return setExit(1);
+  if (!o.yes && terminal && !(await confirm(preview))) return setExit(1);
   const done = (await forgetVia(target, false, o.purge))!;
   if (o.json) {
     printJson({ ok: true, ...done });
