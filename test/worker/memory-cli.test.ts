@@ -212,6 +212,6 @@ describe('claude-mem export and import', () => {
     writeFileSync(file, '{"hello": 1}\n');
     const r = cli(home, ['import', file]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('not a claude-mem export');
+    expect(r.stderr).toContain('not an export written by claude-mem');
   });
 });

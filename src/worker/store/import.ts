@@ -47,7 +47,7 @@ export function emptyCounts(): ImportCounts {
 export function checkHeader(rec: unknown): void {
   const h = rec as Rec | null;
   if (!h || h.type !== 'header' || h.format !== EXPORT_FORMAT) {
-    throw new StoreError('invalid_input', `not a claude-mem export (the first line must be its header, format "${EXPORT_FORMAT}")`);
+    throw new StoreError('invalid_input', `not an export written by claude-mem (the first line must be its header, format "${EXPORT_FORMAT}")`);
   }
   if (typeof h.version !== 'number' || h.version > EXPORT_VERSION) {
     throw new StoreError('invalid_input', `export format version ${String(h.version)} is newer than this claude-mem reads (${EXPORT_VERSION}); upgrade claude-mem`);
