@@ -67,7 +67,7 @@ describe('claude-mem forget with the worker running', () => {
     const r = cli(home, ['forget', '--query', SECRET, '--purge', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ ok: true, dryRun: false, counts: { observations: 1, events: 2 } });
+    expect(out).toMatchObject({ ok: true, via: 'worker', dryRun: false, counts: { observations: 1, events: 2 } });
     expect(out.purge.walTruncated).toBe(true);
     for (const f of [dbFile, `${dbFile}-wal`]) expect(bytesOf(f)).not.toContain(SECRET);
     expect(bytesOf(dbFile)).toContain('quasar'); // the rest is still there

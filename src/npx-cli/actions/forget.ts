@@ -15,7 +15,7 @@ export interface ForgetOptions {
   json: boolean;
 }
 
-type Outcome = ForgetResult & { purge: PurgeResult | null };
+type Outcome = ForgetResult & { purge: PurgeResult | null; via: 'worker' | 'database' };
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -44,11 +44,11 @@ const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 async function forgetVia(target: ForgetTarget, dryRun: boolean, purge: boolean): Promise<Outcome | undefined> {
   const paths = dataPaths();
   const w = await runningWorker(paths);
-  if (w) return workerPost<Outcome>(w, '/api/forget', { ...target, dryRun, purge });
-  return withStore(paths, { readonly: false }, (s) => {
+  if (w) return { ...(await workerPost<Outcome>(w, '/api/forget', { ...target, dryRun, purge })), via: 'worker' };
+  return withStore(paths, { readonly: false }, (s): Outcome => {
     try {
       const result = s.forget(target, { dryRun });
-      return { ...result, purge: purge && !dryRun ? s.purge() : null };
+      return { ...result, purge: purge && !dryRun ? s.purge() : null, via: 'database' };
     } catch (err) {
       return asUsage(err);
     }
