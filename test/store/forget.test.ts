@@ -111,6 +111,21 @@ describe('forget', () => {
     expect(() => s.forget({ query: { q: '   ' } })).toThrow(/no searchable word/);
   });
 
+  it('by query, also takes events whose captured output holds the words beyond what the row kept', () => {
+    const s = store();
+    const filler = Array.from({ length: 750 }, (_, i) => `line ${i} of the build log`).join('\n');
+    s.ingest([prompt('run the build', { sessionId: 'd1' }), bash('npm run build', `${filler}\nthe codename quibblefrost42 appears\n${filler}`, { sessionId: 'd1' }),
+      bash('npm test', 'ok', { sessionId: 'd1' })]);
+    expect(count(s, 'observations', `narrative LIKE '%quibblefrost42%' OR title LIKE '%quibblefrost42%'`)).toBe(0); // the row kept less
+    expect(count(s, 'events', `payload LIKE '%quibblefrost42%'`)).toBe(1);
+    const dry = s.forget({ query: { q: 'quibblefrost42' } }, { dryRun: true });
+    expect(dry.counts).toMatchObject({ events: 1, observations: 1 });
+    s.forget({ query: { q: 'quibblefrost42' } });
+    expect(count(s, 'events', `payload LIKE '%quibblefrost42%'`)).toBe(0);
+    expect(count(s, 'observations', `title LIKE '%npm run build%'`)).toBe(0);
+    expect(count(s, 'observations', `title LIKE '%npm test%'`)).toBe(1);
+  });
+
   it('takes the dead letters that hold the query or name the session', () => {
     const s = store();
     s.ingest(session('s1', 'zorblaxsecret'));

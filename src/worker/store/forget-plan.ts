@@ -10,6 +10,7 @@ import { FTS_TABLE, KIND_BASE, KIND_SPAN, TEXT_COLUMNS, type IndexedKind } from 
 import { timeBound } from './search.js';
 import type { StatementCache } from './statements.js';
 import { fileTag, hostTag, projectTag, queryFileSuffixes, typeTag } from './tags.js';
+import { eventKeyFamily } from './memory-keys.js';
 
 export interface ForgetQuery {
   /** Words that must all occur (a "quoted phrase" word for word; `word*` a prefix). */
@@ -40,6 +41,8 @@ export interface ForgetPlan {
   summaries: number[];
   /** Lines that could not be stored, holding the query's words or the session's id. */
   deadLetters: number[];
+  /** Captured events whose stored payload holds the query's words (whatever rows they made). */
+  events: number[];
 }
 
 const MAX_IDS = 100_000;
@@ -70,6 +73,7 @@ export function resolvePlan(stmts: StatementCache, t: ForgetTarget): ForgetPlan 
     assistant: existing(stmts, 'assistant_messages', ids(t.assistantIds)),
     summaries: existing(stmts, 'summaries', ids(t.summaryIds)),
     deadLetters: deadLetters(stmts, t),
+    events: [],
   };
   if (t.query) {
     const m = queryMatches(stmts, t.query);
@@ -77,6 +81,11 @@ export function resolvePlan(stmts: StatementCache, t: ForgetTarget): ForgetPlan 
     plan.prompts.push(...m.prompt);
     plan.assistant.push(...m.assistant);
     plan.summaries.push(...m.summary);
+    const e = eventMatches(stmts, t.query);
+    plan.events = e.events;
+    plan.observations.push(...e.observations);
+    plan.prompts.push(...e.prompts);
+    plan.assistant.push(...e.assistant);
   }
   // Rows of a session that goes anyway are counted with it, not on their own.
   const gone = JSON.stringify(plan.sessions);
@@ -112,6 +121,31 @@ function deadLetters(stmts: StatementCache, t: ForgetTarget): number[] {
     for (const id of stmts.get(`SELECT id FROM dead_letters WHERE ${where}`).pluck().all(...words.map(likeEscape)) as number[]) out.add(id);
   }
   return [...out].sort((a, b) => a - b);
+}
+
+/**
+ * Events whose stored payload holds every word of the query, and the rows they made. A row keeps
+ * only part of what was captured (an observation is a bounded digest of a tool's output), so a
+ * secret deep in an output may be in the event alone. One scan of the events table.
+ */
+function eventMatches(stmts: StatementCache, q: ForgetQuery): { events: number[]; observations: number[]; prompts: number[]; assistant: number[] } {
+  const none = { events: [], observations: [], prompts: [], assistant: [] };
+  const words = parseQuery(q.q).terms.flatMap((term) => term.alts[0]?.tokens ?? []);
+  // A type or file filter names observations, which the raw events do not say.
+  if (!words.length || q.type || q.file) return none;
+  const since = timeBound(q.since, 'since') ?? null;
+  const until = timeBound(q.until, 'until') ?? null;
+  const hits = stmts.get(`SELECT e.id, e.idem_key AS key FROM events e JOIN sessions s ON s.id = e.session_id
+    WHERE ${words.map(() => `e.payload LIKE ? ESCAPE '\\'`).join(' AND ')} AND e.probe = 0
+      AND (@project IS NULL OR s.project = @project) AND (@host IS NULL OR e.host = @host)
+      AND (@since IS NULL OR e.at >= @since) AND (@until IS NULL OR e.at <= @until)`)
+    .all(...words.map(likeEscape), { project: q.project ?? null, host: q.host ?? null, since, until }) as { id: number; key: string }[];
+  if (!hits.length) return none;
+  // The rows an event made point at it, or (the second half of a tool call) at its twin.
+  const family = JSON.stringify(hits.flatMap((h) => eventKeyFamily(h.key)));
+  const rowsOf = (table: string) => stmts.get(`SELECT r.id FROM events e JOIN ${table} r ON r.session_id = e.session_id AND r.event_id = e.id
+    WHERE e.idem_key IN (SELECT value FROM json_each(?))`).pluck().all(family) as number[];
+  return { events: hits.map((h) => h.id), observations: rowsOf('observations'), prompts: rowsOf('prompts'), assistant: rowsOf('assistant_messages') };
 }
 
 function existing(stmts: StatementCache, table: string, list: number[]): number[] {

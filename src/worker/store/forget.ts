@@ -102,7 +102,7 @@ export class Forgetter {
    * shapes are ignored. Must run inside a transaction. Returns the new tombstones.
    */
   applyTombstones(keys: readonly { key: string; project?: string | null; createdAt?: string }[]): number {
-    const plan: ForgetPlan = { sessions: [], observations: [], prompts: [], assistant: [], summaries: [], deadLetters: [] };
+    const plan: ForgetPlan = { sessions: [], observations: [], prompts: [], assistant: [], summaries: [], deadLetters: [], events: [] };
     const fresh = keys.filter((k) => tombstoneKind(k.key) && !this.isTombstoned(k.key));
     for (const k of fresh) this.planFor(k.key, plan);
     const ins = this.stmts.get('INSERT OR IGNORE INTO tombstones (key, kind, project, created_at) VALUES (?, ?, ?, ?)');
@@ -221,7 +221,9 @@ export class Forgetter {
         UNION ALL SELECT event_id FROM assistant_messages WHERE id IN (SELECT value FROM json_each(@a)))`)
       .all({ o: json(plan.observations), p: json(plan.prompts), a: json(plan.assistant) }) as { id: number; key: string }[];
     const family: string[] = [];
-    for (const r of direct) {
+    const named = this.stmts.get('SELECT id, idem_key AS key FROM events WHERE id IN (SELECT value FROM json_each(?))')
+      .all(json(plan.events)) as { id: number; key: string }[];
+    for (const r of [...direct, ...named]) {
       ids.add(r.id);
       for (const k of eventKeyFamily(r.key)) (keys.add(k), family.push(k));
     }
