@@ -84,6 +84,17 @@ await build({
   supported: { 'dynamic-import': false },
 });
 
+// The viewer's page script and style go inside the worker: nothing to find on disk at run time.
+const viewerJs = await esbuild({
+  entryPoints: ['src/worker/viewer/client/main.ts'], bundle: true, format: 'iife', minify: true, write: false,
+  target: 'chrome100', legalComments: 'none', logLevel: 'warning',
+});
+const viewerCss = await esbuild({ entryPoints: ['src/worker/viewer/client/style.css'], bundle: true, minify: true, write: false, logLevel: 'warning' });
+const viewerDefine = {
+  __CLAUDE_MEM_VIEWER_JS__: JSON.stringify(viewerJs.outputFiles[0].text),
+  __CLAUDE_MEM_VIEWER_CSS__: JSON.stringify(viewerCss.outputFiles[0].text),
+};
+
 const entries = { cli: 'src/npx-cli/main.ts', worker: 'src/worker/main.ts' };
 if (existsSync('bench/main.ts')) entries.bench = 'bench/main.ts';
 if (existsSync('bench/recall/main.ts')) entries['bench-recall'] = 'bench/recall/main.ts';
@@ -120,6 +131,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   external,
   plugins: [lazyChildProcess],
+  define: { ...common.define, ...viewerDefine },
   banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
 for (const name of ['worker', 'bench', 'bench-recall']) {
