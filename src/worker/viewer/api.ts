@@ -43,7 +43,10 @@ export const API_GETS: Readonly<Record<string, ApiGet>> = {
   '/viewer/api/session': (q, ctx) => {
     const id = positiveInt(q.get('id'), 'id');
     if (id === undefined) throw new StoreError('invalid_input', 'id is required');
-    return { detail: readsOf(ctx).session(id) ?? null };
+    const detail = readsOf(ctx).session(id) ?? null;
+    // Pinned observations show as such (and can be unpinned) in the timeline.
+    const pinnedIds = detail ? ctx.store.listPins(detail.session.project).map((p) => p.observationId) : [];
+    return { detail, pinnedIds };
   },
   '/viewer/api/feed': (q, ctx) => {
     const reads = readsOf(ctx);

@@ -3,8 +3,10 @@
  * checked the sign-in cookie, the CSRF header and the origin (index.ts). Bodies are small.
  */
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '../routes/errors.js';
+import { forgetRoute, pinRoute, unpinRoute } from '../routes/forget.js';
+import { HttpError, parseWith } from '../routes/errors.js';
 import type { RouteContext } from '../routes/types.js';
+import { z } from 'zod';
 
 export type ApiPost = (body: unknown, ctx: RouteContext) => unknown;
 
@@ -38,4 +40,17 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
   });
 }
 
-export const API_POSTS: Readonly<Record<string, ApiPost>> = {};
+const PinToggle = z.object({ observationId: z.number().int().positive(), pinned: z.boolean() });
+
+/**
+ * The worker's own forget and pin routes answer: the same validation, the same store calls. The
+ * page forgets exactly what it shows (rows by id, a session by its host id), dry run first.
+ */
+export const API_POSTS: Readonly<Record<string, ApiPost>> = {
+  '/viewer/api/forget': async (body, ctx) => (await forgetRoute.handle({ body, query: new URLSearchParams(), authenticated: true }, ctx)).body,
+  '/viewer/api/pin': async (body, ctx) => {
+    const { observationId, pinned } = parseWith(PinToggle, body, 'invalid_body');
+    const route = pinned ? pinRoute : unpinRoute;
+    return (await route.handle({ body: { observationId }, query: new URLSearchParams(), authenticated: true }, ctx)).body;
+  },
+};

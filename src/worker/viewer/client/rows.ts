@@ -11,14 +11,25 @@ export interface ActionTarget {
   what: string;
 }
 
+const COUNTED: [string, string][] = [
+  ['sessions', 'session(s)'], ['observations', 'observation(s)'], ['prompts', 'prompt(s)'], ['assistantMessages', 'repl(ies)'],
+  ['summaries', 'summar(ies) removed'], ['summariesRewritten', 'summar(ies) rewritten'], ['events', 'captured event(s)'], ['pins', 'pin(s)'],
+];
+
+/** What a dry run found, in words. */
+export function planText(counts: Record<string, number>): string {
+  const parts = COUNTED.filter(([k]) => counts[k]).map(([k, w]) => `${counts[k]} ${w}`);
+  return parts.length ? `This removes ${parts.join(', ')}.` : 'Nothing matches any more.';
+}
+
 /** A "Forget" button, when the worker can forget: a dry run says how much goes, then the user confirms. */
 export function forgetButton(target: ActionTarget, done: () => void, label = 'Forget'): HTMLElement | null {
   if (!WRITES.has('forget')) return null;
   return h('button', {
     type: 'button', class: 'danger small', 'data-action': 'forget',
     onclick: async () => {
-      const plan = await postJson<{ summary?: string }>('forget', { ...target.forget, dryRun: true });
-      const ok = await confirmAction(`Forget ${target.what}? ${plan.summary ?? ''} This cannot be undone.`);
+      const plan = await postJson<{ counts: Record<string, number> }>('forget', { ...target.forget, dryRun: true });
+      const ok = await confirmAction(`Forget ${target.what}? ${planText(plan.counts)} This cannot be undone.`);
       if (!ok) return;
       await postJson('forget', { ...target.forget, dryRun: false });
       done();
@@ -33,7 +44,7 @@ export function pinButton(o: Pick<Observation, 'id'> & { pinned?: boolean }, don
     type: 'button', class: 'small', 'data-action': 'pin', 'aria-pressed': pinned ? 'true' : 'false',
     title: 'A pinned observation is always in its project\'s session-start context',
     onclick: async () => {
-      await postJson('pin', { id: o.id, pinned: !pinned });
+      await postJson('pin', { observationId: o.id, pinned: !pinned });
       done(!pinned);
     },
   }, pinned ? 'Unpin' : 'Pin');

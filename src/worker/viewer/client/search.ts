@@ -53,9 +53,13 @@ export async function renderSearch(main: HTMLElement, params: URLSearchParams): 
   const t0 = performance.now();
   const answer = await getJson<SearchAnswer>('search', query);
   const ms = Math.round(performance.now() - t0);
-  const ids = answer.results.flatMap((r) => r.turns.flatMap((t) => t.evidence.filter((e) => e.kind === 'observation').map((e) => e.id)));
+  // Forgetting the result set forgets exactly the rows shown, by kind.
+  const shown = { observationIds: [] as number[], promptIds: [] as number[], assistantIds: [] as number[], summaryIds: [] as number[] };
+  const key = { observation: 'observationIds', prompt: 'promptIds', assistant: 'assistantIds', summary: 'summaryIds' } as const;
+  for (const r of answer.results) for (const t of r.turns) for (const e of t.evidence) shown[key[e.kind]].push(e.id);
+  const rowsShown = Object.values(shown).reduce((n, l) => n + l.length, 0);
   replace(out,
     h('p', { class: 'muted', id: 'search-count' }, `${answer.results.length} session(s) in ${ms} ms`, ' ',
-      ids.length ? forgetButton({ forget: { search: { ...query, limit: 200 } }, what: `everything these results show (${ids.length} observation(s) and the other matching rows)` }, () => void renderSearch(main, params), 'Forget these results') : null),
+      rowsShown ? forgetButton({ forget: shown, what: `the ${rowsShown} row(s) these results show` }, () => void renderSearch(main, params), 'Forget these results') : null),
     answer.results.length ? answer.results.map(resultBlock) : empty('No results. Try fewer, more distinctive words, or fewer filters.'));
 }

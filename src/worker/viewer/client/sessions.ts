@@ -44,7 +44,7 @@ export async function renderSessions(main: HTMLElement, params: URLSearchParams)
       h('ul', { class: 'sessions' }, list.map(sessionLine)))));
 }
 
-function itemRow(it: ViewerItem, refresh: () => void): HTMLElement {
+function itemRow(it: ViewerItem, pinned: Set<number>, refresh: () => void): HTMLElement {
   if (it.kind === 'prompt') {
     return h('article', { class: 'row prompt', tabindex: 0, 'data-kind': 'prompt', 'data-id': it.id },
       h('div', { class: 'row-head' }, h('span', { class: 'type' }, `prompt ${it.number}`), time(it.createdAt)),
@@ -55,25 +55,25 @@ function itemRow(it: ViewerItem, refresh: () => void): HTMLElement {
       h('div', { class: 'row-head' }, h('span', { class: 'type' }, 'outcome'), time(it.createdAt)),
       h('pre', { class: 'narrative' }, it.text));
   }
-  return observationRow(it.observation, refresh);
+  return observationRow({ ...it.observation, pinned: pinned.has(it.id) }, refresh);
 }
 
-function detailBlock(d: ViewerSessionDetail, refresh: () => void, nested: boolean): HTMLElement {
+function detailBlock(d: ViewerSessionDetail, pinned: Set<number>, refresh: () => void, nested: boolean): HTMLElement {
   const s = d.session;
   const Title = nested ? 'h3' : 'h1';
   return h('section', { class: nested ? 'subagent' : 'session', 'aria-label': nested ? `Subagent session ${s.hostSessionId}` : 'Session' },
     h(Title, {}, hostBadge(s.host), ' ', nested ? `Subagent ${s.agentId ?? s.hostSessionId}` : `Session ${s.hostSessionId}`),
     h('p', { class: 'muted' }, `${s.project} · ${s.cwd} · started ${when(s.startedAt)}${s.endedAt ? ` · ended ${when(s.endedAt)}${s.endReason ? ` (${s.endReason})` : ''}` : ' · not ended'}`,
       d.parent ? [' · part of ', link(`#/session/${d.parent.id}`, `session ${d.parent.hostSessionId}`)] : null),
-    nested ? null : h('div', { class: 'toolbar' }, forgetButton({ forget: { sessionId: s.id }, what: `the whole session ${s.hostSessionId}` }, () => (location.hash = '#/sessions'), 'Forget this session')),
+    nested ? null : h('div', { class: 'toolbar' }, forgetButton({ forget: { sessions: [{ hostSessionId: s.hostSessionId, host: s.host }] }, what: `the whole session ${s.hostSessionId}` }, () => (location.hash = '#/sessions'), 'Forget this session')),
     d.summary ? h('div', { class: 'summary' }, h('h2', {}, 'Summary'), h('pre', { class: 'narrative' }, d.summary.text)) : null,
-    h('ol', { class: 'timeline' }, d.items.map((it) => h('li', {}, itemRow(it, refresh)))),
+    h('ol', { class: 'timeline' }, d.items.map((it) => h('li', {}, itemRow(it, pinned, refresh)))),
     d.items.length ? null : empty('Nothing was captured in this session.'),
-    d.children.map((c) => detailBlock(c, refresh, true)));
+    d.children.map((c) => detailBlock(c, pinned, refresh, true)));
 }
 
 export async function renderSession(main: HTMLElement, id: string): Promise<void> {
-  const { detail } = await getJson<{ detail: ViewerSessionDetail | null }>('session', { id });
+  const { detail, pinnedIds } = await getJson<{ detail: ViewerSessionDetail | null; pinnedIds: number[] }>('session', { id });
   if (!detail) return replace(main, h('h1', {}, 'Session not found'), empty('It may have been forgotten.'));
-  replace(main, detailBlock(detail, () => void renderSession(main, id), false));
+  replace(main, detailBlock(detail, new Set(pinnedIds), () => void renderSession(main, id), false));
 }
