@@ -18,7 +18,8 @@ import { claudePayload, cleanupWorker, countRows, ensureBuilt, hookEnv, runHook,
 const h = tempHome();
 const env = hookEnv(h.env);
 const cwd = join(tempDir('work'), 'shop-api');
-const project = 'shop-api';
+/** No git repository: the project is the directory itself. */
+const project = cwd;
 const SESSION = 'sess-viewer-1';
 const XSS = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
 /** Screenshots go here too when set (docs/ for the README). */
@@ -152,7 +153,7 @@ describeBrowser('viewer in Chromium', () => {
   it('shows exactly what the next SessionStart gives the project', async () => {
     const page = browser.page();
     await signIn(page);
-    await page.goto(`http://127.0.0.1:${port}/viewer#/context?project=${project}`);
+    await page.goto(`http://127.0.0.1:${port}/viewer#/context?project=${encodeURIComponent(project)}`);
     await page.locator('#context-text').waitFor();
     const shown = await page.locator('#context-text').textContent();
     expect(shown).toContain('invoice');
@@ -167,7 +168,7 @@ describeBrowser('viewer in Chromium', () => {
     const row = page.locator('table.health tr', { hasText: 'Claude Code' });
     await row.waitFor();
     expect(await row.textContent()).toMatch(/Claude Code is being captured: last prompt .* ago/);
-    expect(await page.locator('.card', { hasText: 'Spool' }).textContent()).toContain('every capture reached the database');
+    expect(await page.locator('.card:has(h2:text-is("Spool"))').textContent()).toContain('every capture reached the database');
     await shot(page, 'health');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.keyboard.press('2');
@@ -292,6 +293,7 @@ describeBrowser('viewer in Chromium', () => {
     const sid = countRows(h.dataDir, 'SELECT id AS n FROM sessions WHERE host_session_id = ?', SESSION);
     await page.goto(`http://127.0.0.1:${port}/viewer#/session/${sid}`);
     await page.locator('button', { hasText: 'Forget this session' }).click();
+    await page.locator('dialog[open]').waitFor();
     expect(await page.locator('#confirm-text').textContent()).toMatch(/1 session|2 session/);
     await page.locator('#confirm-ok').click();
     await page.waitForURL(/#\/sessions$/);
