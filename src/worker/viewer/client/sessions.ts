@@ -63,7 +63,7 @@ function detailBlock(d: ViewerSessionDetail, pinned: Set<number>, refresh: () =>
   const Title = nested ? 'h3' : 'h1';
   return h('section', { class: nested ? 'subagent' : 'session', 'aria-label': nested ? `Subagent session ${s.hostSessionId}` : 'Session' },
     h(Title, {}, hostBadge(s.host), ' ', nested ? `Subagent ${s.agentId ?? s.hostSessionId}` : `Session ${s.hostSessionId}`),
-    h('p', { class: 'muted' }, `${s.project} · ${s.cwd} · started ${when(s.startedAt)}${s.endedAt ? ` · ended ${when(s.endedAt)}${s.endReason ? ` (${s.endReason})` : ''}` : ' · not ended'}`,
+    h('p', { class: 'muted' }, `${s.project}${s.cwd !== s.project ? ` · ${s.cwd}` : ''} · started ${when(s.startedAt)}${s.endedAt ? ` · ended ${when(s.endedAt)}${s.endReason ? ` (${s.endReason})` : ''}` : ' · not ended'}`,
       d.parent ? [' · part of ', link(`#/session/${d.parent.id}`, `session ${d.parent.hostSessionId}`)] : null),
     nested ? null : h('div', { class: 'toolbar' }, forgetButton({ forget: { sessions: [{ hostSessionId: s.hostSessionId, host: s.host }] }, what: `the whole session ${s.hostSessionId}` }, () => (location.hash = '#/sessions'), 'Forget this session')),
     d.summary ? h('div', { class: 'summary' }, h('h2', {}, 'Summary'), h('pre', { class: 'narrative' }, d.summary.text)) : null,
