@@ -111,7 +111,7 @@ describeBrowser('viewer in Chromium', () => {
     const row = page.locator('.feed-row', { hasText: 'invoice rounding fixed' });
     await row.waitFor();
     expect(await row.textContent()).toContain('<script>window.__xss = 1</script>');
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('main script, main img').count()).toBe(0);
   });
 
@@ -173,7 +173,7 @@ describeBrowser('viewer in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.keyboard.press('2');
     await page.locator('.session-line').first().waitFor();
-    const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const bg = await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
     expect(bg).toBe('rgb(22, 23, 27)');
     await shot(page, 'sessions-dark');
   });
