@@ -106,7 +106,8 @@ const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 // worker and CLI tens of milliseconds at every start.
 const bundled = new Set(['commander', 'zod', '@modelcontextprotocol/sdk']);
 const runtimeDeps = Object.keys(dependencies).filter((d) => !bundled.has(d));
-const external = runtimeDeps.flatMap((d) => [d, `${d}/*`]);
+// playwright-core: only the viewer benchmark drives a browser, from node_modules (a dev dependency).
+const external = [...runtimeDeps, 'playwright-core'].flatMap((d) => [d, `${d}/*`]);
 // The packages dist/ loads at run time: what install copies next to the program (the bundled ones
 // are inside dist/ already). See src/npx-cli/install/runtime-files.ts.
 put('dist/runtime-dependencies.json', `${JSON.stringify(runtimeDeps, null, 2)}\n`);
