@@ -217,6 +217,8 @@ describeBrowser('viewer in Chromium', () => {
     const res = await page.goto(`http://127.0.0.1:${port}/viewer`);
     expect(res?.status()).toBe(401);
     expect(await page.locator('h1').textContent()).toBe('Not signed in');
+    // The command it names is the one that runs here (a checkout: node and its dist/bin.js).
+    expect(await page.locator('main').textContent()).toMatch(/dist\/bin\.js'? viewer to open the viewer/);
     const api = await page.goto(`http://127.0.0.1:${port}/viewer/api/feed`);
     expect(api?.status()).toBe(401);
     expect(await api?.text()).not.toContain('invoice');

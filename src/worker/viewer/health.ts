@@ -9,6 +9,7 @@ import { HOST_LABELS, isHostId, type HostId } from '../../shared/hosts.js';
 import { lossReason, readLosses } from '../../shared/losses.js';
 import { problem as trafficProblem } from '../../npx-cli/doctor/traffic.js';
 import type { StorageFailure } from '../storage-health.js';
+import { say } from './say.js';
 import type { HostTraffic } from '../store/traffic.js';
 import type { MemoryStore } from '../store/types.js';
 
@@ -30,6 +31,9 @@ export interface CaptureHealth {
   deadLetters: { count: number; newest: { at: string; source: string; reason: string }[]; explanation: string };
   lost: { count: number; explanation: string } | null;
   storage: StorageFailure | null;
+  /** What to run when writes are refused, and when no host is known. */
+  storageFix: string;
+  installHint: string;
   at: string;
 }
 
@@ -66,7 +70,7 @@ function hostHealth(host: HostId, installed: boolean, last: string | null, t: Ho
     return { ...base, status: 'quiet', explanation: `${label} is installed but nothing was captured from it yet: use it once and its sessions appear here.` };
   }
   const p = t ? trafficProblem(host, label, t, now, join(dataDir, 'logs')) : undefined;
-  if (p) return { ...base, status: 'problem', explanation: p.evidence, fix: p.fix };
+  if (p) return { ...base, status: 'problem', explanation: say(p.evidence), fix: p.fix ? say(p.fix) : undefined };
   const parts = t
     ? `last prompt ${ago(t.lastPromptAt, now)}, last tool result ${ago(t.lastToolResultAt, now)}, last session end ${ago(t.lastSessionEndAt ?? t.lastTurnEndAt, now)}`
     : `last event ${ago(last, now)}`;
@@ -91,7 +95,7 @@ export function captureHealth(i: HealthInputs): CaptureHealth {
   const lost = readLosses(i.dataDir);
   return {
     hosts,
-    spool: { ...spool, status: spool.files && storage ? 'problem' : 'ok', explanation: spoolText },
+    spool: { ...spool, status: spool.files && storage ? 'problem' : 'ok', explanation: say(spoolText) },
     deadLetters: {
       count: stats.deadLetters, newest,
       explanation: stats.deadLetters === 0
@@ -99,9 +103,11 @@ export function captureHealth(i: HealthInputs): CaptureHealth {
         : `${stats.deadLetters} captured line(s) could not be stored and were kept aside; each reason says why (a transcript schema error is fixed in transcript-watch.json).`,
     },
     lost: lost
-      ? { count: lost.lost, explanation: `${lost.lost} event(s) could be neither stored nor spooled (${lossReason(lost)}); they cannot be recovered. claude-mem doctor names the cause and clears this record once fixed.` }
+      ? { count: lost.lost, explanation: say(`${lost.lost} event(s) could be neither stored nor spooled (${lossReason(lost)}); they cannot be recovered. claude-mem doctor names the cause and clears this record once fixed.`) }
       : null,
     storage,
+    storageFix: say('Run claude-mem doctor: it names the cause and the fix.'),
+    installHint: say('No host is installed or heard from yet: run claude-mem install.'),
     at: new Date(now).toISOString(),
   };
 }

@@ -12,6 +12,7 @@ import { API_GETS, readsOf } from './api.js';
 import { CSRF_HEADER, viewerAuth, type ViewerAuth, type ViewerSession } from './auth.js';
 import { VIEWER_CSS, VIEWER_JS, shellPage } from './assets.js';
 import { escapeHtml, sendError, sendJson, sendPage, sendText } from './respond.js';
+import { say } from './say.js';
 import { FeedStream } from './stream.js';
 import { API_POSTS, readJsonBody } from './writes.js';
 
@@ -31,7 +32,7 @@ export interface Viewer {
   close(): void;
 }
 
-const SIGN_IN_AGAIN = 'Run claude-mem viewer to open the viewer with a fresh one-time link.';
+const SIGN_IN_AGAIN = say('Run claude-mem viewer to open the viewer with a fresh one-time link.');
 
 export function createViewer(opts: ViewerOptions): Viewer {
   const auth: ViewerAuth = viewerAuth(opts.token, opts.instanceId, opts.port);

@@ -20,12 +20,12 @@ export async function renderHealth(main: HTMLElement): Promise<void> {
       ? h('table', { class: 'health' },
         h('thead', {}, h('tr', {}, ['Host', 'State', 'Last prompt', 'Last tool result', 'Last session end', 'What it means'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))
-      : h('p', { class: 'muted' }, 'No host is installed or heard from yet: run claude-mem install.'),
+      : h('p', { class: 'muted' }, hh.installHint),
     h('section', { class: 'cards' },
       h('div', { class: `card status-${hh.spool.status}` }, h('h2', {}, 'Spool'), h('p', { class: 'figure' }, `${hh.spool.files} file(s)`), h('p', {}, hh.spool.explanation)),
       h('div', { class: `card status-${hh.deadLetters.count ? 'problem' : 'ok'}` }, h('h2', {}, 'Dead letters'), h('p', { class: 'figure' }, String(hh.deadLetters.count)), h('p', {}, hh.deadLetters.explanation),
         hh.deadLetters.newest.length ? h('ul', {}, hh.deadLetters.newest.map((d) => h('li', {}, `${when(d.at)} ${d.source}: ${d.reason}`))) : null),
       h('div', { class: `card status-${hh.lost ? 'problem' : 'ok'}` }, h('h2', {}, 'Lost events'), h('p', { class: 'figure' }, String(hh.lost?.count ?? 0)),
         h('p', {}, hh.lost?.explanation ?? 'No capture was lost: every event was stored or spooled.')),
-      hh.storage ? h('div', { class: 'card status-problem' }, h('h2', {}, 'Database writes'), h('p', {}, `Refused since ${when(hh.storage.since)}: ${hh.storage.code}. Run claude-mem doctor.`)) : null));
+      hh.storage ? h('div', { class: 'card status-problem' }, h('h2', {}, 'Database writes'), h('p', {}, `Refused since ${when(hh.storage.since)}: ${hh.storage.code}. ${hh.storageFix}`)) : null));
 }
