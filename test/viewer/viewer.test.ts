@@ -131,6 +131,11 @@ describeBrowser('viewer in Chromium', () => {
     expect(text).toContain('npm test -- invoice'); // a tool call with its result
     expect(text).toContain('Rounding now uses banker rounding'); // the outcome
     expect(await page.locator('.subagent').textContent()).toContain('webhookRetry');
+    // Keyboard: j moves from row to row (the prompt first, then the first tool call).
+    await page.locator('body').press('j');
+    expect(await page.evaluate<string | null>("document.activeElement.getAttribute('data-kind')")).toBe('prompt');
+    await page.locator('body').press('j');
+    expect(await page.evaluate<string | null>("document.activeElement.getAttribute('data-kind')")).toBe('observation');
     await shot(page, 'session');
   });
 
@@ -287,6 +292,23 @@ describeBrowser('viewer in Chromium', () => {
     } finally {
       await evil.close();
     }
+  });
+
+  it('forgets a search result set after confirming: exactly the rows shown', async () => {
+    const page = browser.page();
+    await signIn(page);
+    const id = obsId('npm run lint');
+    expect(id).toBeGreaterThan(0);
+    await page.goto(`http://127.0.0.1:${port}/viewer#/search?q=lint`);
+    await page.locator('.result').first().waitFor();
+    await page.locator('button', { hasText: 'Forget these results' }).click();
+    await page.locator('dialog[open]').waitFor();
+    expect(await page.locator('#confirm-text').textContent()).toMatch(/1 observation\(s\).*1 pin\(s\)/);
+    await page.locator('#confirm-ok').click();
+    await page.locator('#search-count', { hasText: '0 session(s)' }).waitFor();
+    expect(countRows(h.dataDir, 'SELECT count(*) AS n FROM observations WHERE id = ?', id)).toBe(0);
+    expect(countRows(h.dataDir, 'SELECT count(*) AS n FROM pins')).toBe(0);
+    expect(obsId('npm test -- invoice')).toBeGreaterThan(0); // not shown, not forgotten
   });
 
   it('forgets a whole session from its timeline, subagent included', async () => {
