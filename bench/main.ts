@@ -2,7 +2,8 @@
  * `npm run bench`: every speed and memory target, each measured against a baseline taken in the
  * same run on the same machine. Figures are printed as a table and written to bench-results.json.
  * BENCH_QUICK=1 shrinks the sizes (for a smoke run); BENCH_SKIP_1M=1 skips the 1M search point;
- * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, install, doctor, viewer).
+ * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, install, doctor, memory, viewer).
+ * BENCH_EXPORT_MB sets the export size of the memory area (default 1024; 50 with BENCH_QUICK).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchIngest } from './ingest.js';
@@ -13,6 +14,7 @@ import { benchTranscripts } from './transcripts.js';
 import { benchInstall } from './install.js';
 import { benchDoctor } from './doctor.js';
 import { benchViewer } from './viewer.js';
+import { benchMemoryIo } from './memory-io.js';
 import { round } from './util.js';
 
 interface Row {
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
   if (wanted('install')) await installRows();
   if (wanted('doctor')) await doctorRows();
   if (wanted('viewer')) await viewerRows();
+  if (wanted('memory')) await memoryRows();
 
   writeFileSync('bench-results.json', JSON.stringify(withEarlierAreas({ ...results, rows }), null, 2) + '\n');
   const targets = rows.filter((r) => r.target !== 'report');
@@ -124,6 +127,18 @@ async function viewerRows(): Promise<void> {
   row('viewer', `live feed rendered ${at}`, `${v.feedRenderedMs} ms (bare node:http: ${v.baselineFeedRenderedMs} ms)`, '< 200 ms', v.feedRenderedMs < 200);
   row('viewer', `search in the page ${at}, p95`, `${v.pageSearchP95Ms} ms (median ${v.pageSearchMedianMs})`, '< 200 ms', v.pageSearchP95Ms < 200);
   row('viewer', 'viewer search route vs signed /api/search, p95', `${v.viewerSearchP95Ms} vs ${v.apiSearchP95Ms} ms`, 'report', true);
+}
+
+async function memoryRows(): Promise<void> {
+  const mb = Number(process.env.BENCH_EXPORT_MB ?? (quick ? 50 : 1024));
+  const m = await benchMemoryIo(mb);
+  results.memoryIo = m;
+  const size = `${m.exportMb} MB export`;
+  row('memory', `export, ${size}`, `${m.exportMbPerSec} MB/s, ${m.exportMbPerCpuSec}/cpu-s (plain copy ${m.copyMbPerSec}, ${m.copyMbPerCpuSec}/cpu-s)`, 'report', true);
+  row('memory', 'export peak RSS', `${m.exportPeakRssMb} MB (plain copy ${m.copyPeakRssMb} MB)`, '< 256 MB (bounded)', m.exportPeakRssMb < 256);
+  row('memory', `import, ${size} into a fresh database`, `${m.importMbPerSec} MB/s, ${m.importMbPerCpuSec}/cpu-s (read + JSON.parse ${m.readParseMbPerSec}, ${m.readParseMbPerCpuSec}/cpu-s)`, 'report', true);
+  row('memory', 'import peak RSS', `${m.importPeakRssMb} MB (read + JSON.parse ${m.readParsePeakRssMb} MB)`, '< 256 MB (bounded)', m.importPeakRssMb < 256);
+  row('memory', 'second import of the same file adds', `${m.reimportAdded} rows`, '0', m.reimportAdded === 0);
 }
 
 await main();

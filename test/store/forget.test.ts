@@ -111,6 +111,18 @@ describe('forget', () => {
     expect(() => s.forget({ query: { q: '   ' } })).toThrow(/no searchable word/);
   });
 
+  it('takes the dead letters that hold the query or name the session', () => {
+    const s = store();
+    s.ingest(session('s1', 'zorblaxsecret'));
+    s.addDeadLetter({ source: 'spool', filePath: null, offset: null, reason: 'torn line', raw: '{"sessionId":"s1","prompt":"cat zorblaxsecret.env' });
+    s.addDeadLetter({ source: 'spool', filePath: null, offset: null, reason: 'torn line', raw: '{"sessionId":"s9","prompt":"unrelated' });
+    expect(s.forget({ query: { q: 'zorblaxsecret' } }).counts.deadLetters).toBe(1);
+    expect(count(s, 'dead_letters', `raw LIKE '%zorblaxsecret%'`)).toBe(0);
+    expect(count(s, 'dead_letters')).toBe(1);
+    s.addDeadLetter({ source: 'api', filePath: null, offset: null, reason: 'bad', raw: '{"sessionId":"s9","x":1}' });
+    expect(s.forget({ sessions: [{ hostSessionId: 's9' }] }).counts.deadLetters).toBe(2);
+  });
+
   it('imported tombstones forget what they name', () => {
     const a = store();
     const b = store();

@@ -96,6 +96,9 @@ export class FakeStore implements MemoryStore {
   listTombstones() {
     return [];
   }
+  importRecords(): never {
+    throw new Error('import is not part of the fake store');
+  }
   applyTombstones(): number {
     return 0;
   }

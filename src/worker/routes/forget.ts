@@ -2,7 +2,7 @@
 import { StoreError } from '../store/errors.js';
 import type { ForgetTarget } from '../store/types.js';
 import { HttpError, parseWith } from './errors.js';
-import { ForgetBody, PinBody, PinsQuery, TombstonesBody, TombstonesQuery, queryObject } from './schemas.js';
+import { ForgetBody, ImportBody, PinBody, PinsQuery, TombstonesBody, TombstonesQuery, queryObject } from './schemas.js';
 import type { Route } from './types.js';
 
 /**
@@ -86,5 +86,17 @@ export const applyTombstonesRoute: Route = {
   handle: ({ body }, ctx) => {
     const { tombstones } = parseWith(TombstonesBody, body, 'invalid_body');
     return { body: { applied: ctx.store.applyTombstones(tombstones) } };
+  },
+};
+
+/** POST /api/import: a chunk of an export's records (claude-mem import sends the file in chunks). */
+export const importRoute: Route = {
+  method: 'POST',
+  path: '/api/import',
+  auth: true,
+  bodyLimit: 'events',
+  handle: ({ body }, ctx) => {
+    const { records } = parseWith(ImportBody, body, 'invalid_body');
+    return { body: ctx.store.importRecords(records) };
   },
 };

@@ -4,11 +4,11 @@ import { contextRoute, observationsRoute, searchRoute, timelineRoute } from './r
 import { memoryRoute } from './memory.js';
 import { shutdownRoute, statsRoute, viewerLinkRoute } from './admin.js';
 import {
-  applyTombstonesRoute, forgetRoute, listPinsRoute, listTombstonesRoute, pinRoute, purgeRoute, unpinRoute,
+  applyTombstonesRoute, forgetRoute, importRoute, listPinsRoute, listTombstonesRoute, pinRoute, purgeRoute, unpinRoute,
 } from './forget.js';
 import type { Route } from './types.js';
 
 export const ROUTES: readonly Route[] = [
   healthRoute, eventsRoute, contextRoute, searchRoute, timelineRoute, observationsRoute, memoryRoute, shutdownRoute, statsRoute, viewerLinkRoute,
-  forgetRoute, purgeRoute, pinRoute, unpinRoute, listPinsRoute, listTombstonesRoute, applyTombstonesRoute,
+  forgetRoute, purgeRoute, pinRoute, unpinRoute, listPinsRoute, listTombstonesRoute, applyTombstonesRoute, importRoute,
 ];

@@ -158,6 +158,10 @@ export const TombstonesBody = z.object({
   })).min(1).max(100_000),
 });
 
+export const ImportBody = z.object({
+  records: z.array(z.looseObject({ type: z.string() })).min(1).max(20_000),
+});
+
 /** URLSearchParams → plain object; empty values count as absent. */
 export function queryObject(q: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};

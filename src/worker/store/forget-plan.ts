@@ -38,6 +38,8 @@ export interface ForgetPlan {
   prompts: number[];
   assistant: number[];
   summaries: number[];
+  /** Lines that could not be stored, holding the query's words or the session's id. */
+  deadLetters: number[];
 }
 
 const MAX_IDS = 100_000;
@@ -67,6 +69,7 @@ export function resolvePlan(stmts: StatementCache, t: ForgetTarget): ForgetPlan 
     prompts: existing(stmts, 'prompts', ids(t.promptIds)),
     assistant: existing(stmts, 'assistant_messages', ids(t.assistantIds)),
     summaries: existing(stmts, 'summaries', ids(t.summaryIds)),
+    deadLetters: deadLetters(stmts, t),
   };
   if (t.query) {
     const m = queryMatches(stmts, t.query);
@@ -88,6 +91,27 @@ export function resolvePlan(stmts: StatementCache, t: ForgetTarget): ForgetPlan 
   plan.assistant = outside('assistant_messages', plan.assistant);
   plan.summaries = outside('summaries', plan.summaries);
   return plan;
+}
+
+const likeEscape = (s: string): string => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Dead letters (raw lines that could not be stored) that hold every word of the query, or name a
+ * forgotten session: they are diagnostics, and must not keep what was forgotten.
+ */
+function deadLetters(stmts: StatementCache, t: ForgetTarget): number[] {
+  const patterns: string[][] = [];
+  for (const s of t.sessions ?? []) if (s.hostSessionId) patterns.push([JSON.stringify(s.hostSessionId)]);
+  if (t.query) {
+    const words = parseQuery(t.query.q).terms.map((term) => term.alts[0]?.tokens ?? []).flat();
+    if (words.length) patterns.push(words);
+  }
+  const out = new Set<number>();
+  for (const words of patterns) {
+    const where = words.map(() => `raw LIKE ? ESCAPE '\\'`).join(' AND ');
+    for (const id of stmts.get(`SELECT id FROM dead_letters WHERE ${where}`).pluck().all(...words.map(likeEscape)) as number[]) out.add(id);
+  }
+  return [...out].sort((a, b) => a - b);
 }
 
 function existing(stmts: StatementCache, table: string, list: number[]): number[] {

@@ -36,6 +36,7 @@ export interface ForgetCounts {
   summariesRewritten: number; // written again without what was forgotten
   events: number;
   pins: number;
+  deadLetters: number;
 }
 
 export interface ForgetResult {
@@ -101,7 +102,7 @@ export class Forgetter {
    * shapes are ignored. Must run inside a transaction. Returns the new tombstones.
    */
   applyTombstones(keys: readonly { key: string; project?: string | null; createdAt?: string }[]): number {
-    const plan: ForgetPlan = { sessions: [], observations: [], prompts: [], assistant: [], summaries: [] };
+    const plan: ForgetPlan = { sessions: [], observations: [], prompts: [], assistant: [], summaries: [], deadLetters: [] };
     const fresh = keys.filter((k) => tombstoneKind(k.key) && !this.isTombstoned(k.key));
     for (const k of fresh) this.planFor(k.key, plan);
     const ins = this.stmts.get('INSERT OR IGNORE INTO tombstones (key, kind, project, created_at) VALUES (?, ?, ?, ?)');
@@ -131,7 +132,7 @@ export class Forgetter {
       // Either half of a tool call names the observation both made.
       const family = json(eventKeyFamily(key.slice('event:'.length)));
       for (const [table, list] of [['observations', plan.observations], ['prompts', plan.prompts], ['assistant_messages', plan.assistant]] as const) {
-        list.push(...(this.stmts.get(`SELECT r.id FROM ${table} r JOIN events e ON e.id = r.event_id
+        list.push(...(this.stmts.get(`SELECT r.id FROM events e JOIN ${table} r ON r.session_id = e.session_id AND r.event_id = e.id
           WHERE e.idem_key IN (SELECT value FROM json_each(?))`).pluck().all(family) as number[]));
       }
     } else if (kind === 'observation') {
@@ -148,7 +149,9 @@ export class Forgetter {
         WHERE s.host = ? AND s.host_session_id = ? AND o.tool_use_id = ?`).pluck().get(t[1], t[2], t[3]) as number | undefined;
     }
     if (obsKey.startsWith('ev:')) {
-      return this.stmts.get(`SELECT o.id FROM observations o JOIN events e ON e.id = o.event_id WHERE e.idem_key = ?`)
+      // Through the event's session: observations have no index on event_id.
+      return this.stmts.get(`SELECT o.id FROM events e JOIN observations o ON o.session_id = e.session_id AND o.event_id = e.id
+        WHERE e.idem_key = ?`)
         .pluck().get(obsKey.slice(3)) as number | undefined;
     }
     const m = /^(.*?)\|(.*)\|m:[0-9a-f]+$/s.exec(obsKey);
@@ -176,6 +179,7 @@ export class Forgetter {
       events: events.ids.length,
       pins: count(`SELECT count(*) FROM pins p JOIN observations o ON o.id = p.observation_id
         WHERE o.id IN (SELECT value FROM json_each(?)) OR o.session_id IN (SELECT value FROM json_each(?))`, json(plan.observations), sess),
+      deadLetters: plan.deadLetters.length,
     };
     const items = this.items(plan);
     return { counts, items: items.slice(0, MAX_ITEMS), truncated: items.length > MAX_ITEMS };
@@ -274,6 +278,7 @@ export class Forgetter {
     this.stmts.get(`UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN (SELECT value FROM json_each(?))`).run(sess);
     del('sessions', plan.sessions);
     del('events', events.ids);
+    del('dead_letters', plan.deadLetters);
     const forget = this.stmts.get('DELETE FROM context_given WHERE host = ? AND host_session_id = ?');
     for (const g of given) forget.run(g.host, g.sid);
     this.stmts.get(`DELETE FROM context_given WHERE item IN (SELECT 'o:' || value FROM json_each(@o) UNION SELECT 'm:' || value FROM json_each(@m))`)

@@ -31,6 +31,8 @@ import { ViewerReads } from './viewer-reads.js';
 import { Forgetter, purgeDatabase } from './forget.js';
 import type { ForgetTarget } from './forget-plan.js';
 import { Pins } from './pins.js';
+import { exportJsonl, exportMarkdown, type ExportFilter } from './export.js';
+import { Importer, type ImportResult } from './import.js';
 import type {
   ContextQuery, ContextResult, DeadLetter, ForgetResult, IngestResult, MemoryStore, Observation, PinnedObservation, PromptRow,
   PurgeResult, SaveMemoryInput, SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TombstoneRow,
@@ -197,6 +199,19 @@ export class SqliteStore implements MemoryStore {
     return this.stmts.get(`SELECT key, kind, project, created_at AS createdAt FROM tombstones
       WHERE (@since IS NULL OR created_at > @since) AND (@after IS NULL OR key > @after)
       ORDER BY key LIMIT @limit`).all({ since: opts.since ?? null, after: opts.afterKey ?? null, limit }) as TombstoneRow[];
+  }
+
+  /** Imports records of an export (import.ts) in one transaction. */
+  importRecords(records: readonly unknown[]): ImportResult {
+    if (!Array.isArray(records)) throw new StoreError('invalid_input', 'records must be an array');
+    const result = new Importer(this.db, this.stmts, this.forgetting, this.deps.now).importRecords(records);
+    this.scheduleIndexing();
+    return result;
+  }
+
+  /** An export's lines (export.ts), read as they are handed out. */
+  exportLines(filter: ExportFilter, format: 'jsonl' | 'markdown'): Generator<string> {
+    return format === 'markdown' ? exportMarkdown(this.db, filter, this.deps.now()) : exportJsonl(this.db, filter, currentVersion(this.db), this.deps.now());
   }
 
   applyTombstones(rows: readonly { key: string; project?: string | null; createdAt?: string }[]): number {

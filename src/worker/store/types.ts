@@ -9,6 +9,10 @@ import type { ViewerReads } from './viewer-reads.js';
 import type { ForgetTarget } from './forget-plan.js';
 import type { ForgetResult, PurgeResult } from './forget.js';
 import type { PinRow } from './pins.js';
+import type { ImportResult } from './import.js';
+
+export type { ImportCounts, ImportResult } from './import.js';
+export type { ExportFilter } from './export.js';
 
 export type { ForgetQuery, ForgetTarget } from './forget-plan.js';
 export type { ForgetCounts, ForgetItem, ForgetResult, PurgeResult } from './forget.js';
@@ -315,6 +319,8 @@ export interface MemoryStore {
   listPins(project?: string): PinnedObservation[];
   /** Tombstones, oldest first, created after `since` (ISO) when given. */
   listTombstones(opts?: { since?: string; limit?: number; afterKey?: string }): TombstoneRow[];
+  /** Imports records of an export (import.ts): matched by identity, so nothing is added twice. */
+  importRecords(records: readonly unknown[]): ImportResult;
   /** Records tombstones (from an import or another machine) and forgets what they name. Returns the new ones. */
   applyTombstones(rows: readonly { key: string; project?: string | null; createdAt?: string }[]): number;
 

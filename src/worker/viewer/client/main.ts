@@ -30,32 +30,37 @@ async function route(): Promise<void> {
   for (const a of document.querySelectorAll('header nav a')) {
     a.toggleAttribute('aria-current', a.getAttribute('href') === `#/${view || 'feed'}`);
   }
+  // Each visit renders into an element of its own: a view still loading when the user moves on
+  // finishes into a detached element instead of over the new one.
+  const el = document.createElement('div');
+  el.className = 'view';
+  main.replaceChildren(el);
   try {
     switch (view || 'feed') {
       case 'feed':
         fresh = 0;
-        await feed.render(main);
+        await feed.render(el);
         break;
       case 'sessions':
-        await renderSessions(main, params);
+        await renderSessions(el, params);
         break;
       case 'session':
-        await renderSession(main, arg ?? '');
+        await renderSession(el, arg ?? '');
         break;
       case 'search':
-        await renderSearch(main, params);
+        await renderSearch(el, params);
         break;
       case 'context':
-        await renderContext(main, params);
+        await renderContext(el, params);
         break;
       case 'health':
-        await renderHealth(main);
+        await renderHealth(el);
         break;
       default:
-        replace(main, problem(new Error(`No view "${view}".`)));
+        replace(el, problem(new Error(`No view "${view}".`)));
     }
   } catch (err) {
-    replace(main, problem(err));
+    replace(el, problem(err));
   }
   document.body.dataset.view = view || 'feed';
 }
