@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliEnv, ensureBuiltNow, tempHome, write } from './helpers.js';
 
-const SUBCOMMAND = '(?:install|uninstall|doctor|status|start|stop|restart|search|mcp|transcript)';
+const SUBCOMMAND = '(?:install|uninstall|doctor|status|start|stop|restart|search|mcp|transcript|forget|export|import)';
 /** A printed command: the shim (~/… or absolute), `node` + an entry, or claude-mem itself, then a subcommand. */
 const PRINTED = new RegExp(`('[^'\\n]+' '[^'\\n]+/dist/bin\\.js'|~?[\\w./-]*/claude-mem|(?<![\\w./-])claude-mem) (${SUBCOMMAND})\\b`, 'g');
 

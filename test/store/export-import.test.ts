@@ -24,7 +24,7 @@ function contents(s: SqliteStore) {
     observations: q(`SELECT s.host_session_id, r.type, r.title, r.subtitle, r.narrative, r.facts, r.files_read, r.files_modified,
       r.concepts, r.tool_use_id, r.tags, r.created_at FROM observations r JOIN sessions s ON s.id = r.session_id`),
     summaries: q('SELECT s.host_session_id, r.request, r.outcome, r.text, r.created_at FROM summaries r JOIN sessions s ON s.id = r.session_id'),
-    pins: q('SELECT obs_key, project FROM pins'),
+    pins: q('SELECT obs_key, project, pinned_at, unpinned_at FROM pins'),
     tombstones: q('SELECT key, kind FROM tombstones'),
   };
 }
@@ -93,6 +93,29 @@ describe('export and import', () => {
     expect(r.added.tombstones).toBeGreaterThan(0);
     expect(query(b, `SELECT id FROM observations WHERE title LIKE '%blorptastic%'`).length).toBe(0);
     expect(query(b, `SELECT id FROM events WHERE payload LIKE '%blorptastic%'`).length).toBe(0);
+  });
+
+  it('an unpin travels too, and an older export does not pin again', () => {
+    let t = Date.parse('2025-06-01T00:00:00Z');
+    const now = () => new Date((t += 1000));
+    const a = openTemp({ now });
+    const b = openTemp({ now });
+    open.push(a, b);
+    a.ingest([bash('cat notes.md', 'the notes', { sessionId: 'u1' })]);
+    const [o] = query<{ id: number }>(a, 'SELECT id FROM observations');
+    a.pin(o.id);
+    const pinned = exported(a);
+    b.importRecords(pinned);
+    expect(b.listPins().length).toBe(1);
+    expect(a.unpin(o.id)).toBe(true);
+    expect(b.importRecords(exported(a)).added.pins).toBe(1);
+    expect(b.listPins()).toEqual([]);
+    expect(b.context({ project: CWD }).text).not.toContain('## Pinned');
+    expect(b.importRecords(pinned).added.pins).toBe(0); // the older state loses
+    expect(b.listPins()).toEqual([]);
+    a.pin(o.id); // pinned again, later still
+    b.importRecords(exported(a));
+    expect(b.listPins().length).toBe(1);
   });
 
   it('filters by project, host and time', () => {

@@ -1,5 +1,6 @@
 // `claude-mem forget`, `export` and `import` end to end: the built CLI against a real worker (and
 // against the database file when none runs), checked in the database files themselves.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { writeSpool } from '../../src/shared/spool.js';
 import { workerRequest } from '../../src/shared/worker-client.js';
-import { tempDir } from '../helpers/temp.js';
+import { DIST_BIN, tempDir } from '../helpers/temp.js';
 import { auth, cleanupWorkers, cli, newHome, waitFor, workerJson, type Home } from './cli-helpers.js';
 
 afterEach(cleanupWorkers);
@@ -66,7 +67,7 @@ describe('claude-mem forget with the worker running', () => {
     const r = cli(home, ['forget', '--query', SECRET, '--purge', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ ok: true, dryRun: false, counts: { observations: 1, events: 2 } });
+    expect(out).toMatchObject({ ok: true, via: 'worker', dryRun: false, counts: { observations: 1, events: 2 } });
     expect(out.purge.walTruncated).toBe(true);
     for (const f of [dbFile, `${dbFile}-wal`]) expect(bytesOf(f)).not.toContain(SECRET);
     expect(bytesOf(dbFile)).toContain('quasar'); // the rest is still there
@@ -86,6 +87,42 @@ describe('claude-mem forget with the worker running', () => {
     expect(cli(home, ['forget', 'abc']).status).toBe(2);
     expect(cli(home, ['forget', '1', '--project', 'x']).status).toBe(2);
     expect(cli(home, ['export', '--format', 'pdf']).status).toBe(2);
+  });
+});
+
+/** Runs the CLI on a pseudo-terminal (util-linux `script`) and types `keys` once the question shows. */
+function onTerminal(home: Home, args: string[], keys: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const command = ['stty cols 120;', process.execPath, DIST_BIN, ...args].map((a) => (a.endsWith(';') ? a : `'${a}'`)).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: home.env });
+    let out = '';
+    let typed = false;
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (!typed && out.includes('cannot be undone')) {
+        typed = true;
+        setTimeout(() => child.stdin.write(keys), 200);
+      }
+    });
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+describe('claude-mem forget on a terminal', () => {
+  it.runIf(existsSync('/usr/bin/script'))('asks first: Enter (No) keeps everything, y forgets', async () => {
+    const home = newHome();
+    await startWithEvents(home, tempDir('proj'));
+    cli(home, ['stop']);
+    const lint = `SELECT id FROM observations WHERE title LIKE '%lint%'`;
+    const [obs] = rows(home, lint) as { id: number }[];
+    const no = await onTerminal(home, ['forget', String(obs.id)], '\r');
+    expect(no.code, no.out).toBe(1);
+    expect(no.out).toContain('Nothing was forgotten');
+    expect(rows(home, lint)).toHaveLength(1);
+    const yes = await onTerminal(home, ['forget', String(obs.id)], 'y');
+    expect(yes.code, yes.out).toBe(0);
+    expect(yes.out).toContain('Forgotten: 1 observation');
+    expect(rows(home, lint)).toHaveLength(0);
   });
 });
 
@@ -175,6 +212,6 @@ describe('claude-mem export and import', () => {
     writeFileSync(file, '{"hello": 1}\n');
     const r = cli(home, ['import', file]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('not a claude-mem export');
+    expect(r.stderr).toContain('not an export written by claude-mem');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { dataPaths } from '../../shared/paths.js';
 import type { ForgetCounts, ForgetItem, ForgetResult, ForgetTarget, PurgeResult } from '../../worker/store/types.js';
-import { eprintln, printJson, println, setExit, style } from '../output.js';
+import { eprintln, printJson, println, setExit, style, UsageError } from '../output.js';
 import { asUsage, runningWorker, withStore, workerPost } from './memory-access.js';
 
 export interface ForgetOptions {
@@ -15,7 +15,7 @@ export interface ForgetOptions {
   json: boolean;
 }
 
-type Outcome = ForgetResult & { purge: PurgeResult | null };
+type Outcome = ForgetResult & { purge: PurgeResult | null; via: 'worker' | 'database' };
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -44,11 +44,11 @@ const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 async function forgetVia(target: ForgetTarget, dryRun: boolean, purge: boolean): Promise<Outcome | undefined> {
   const paths = dataPaths();
   const w = await runningWorker(paths);
-  if (w) return workerPost<Outcome>(w, '/api/forget', { ...target, dryRun, purge });
-  return withStore(paths, { readonly: false }, (s) => {
+  if (w) return { ...(await workerPost<Outcome>(w, '/api/forget', { ...target, dryRun, purge })), via: 'worker' };
+  return withStore(paths, { readonly: false }, (s): Outcome => {
     try {
       const result = s.forget(target, { dryRun });
-      return { ...result, purge: purge && !dryRun ? s.purge() : null };
+      return { ...result, purge: purge && !dryRun ? s.purge() : null, via: 'database' };
     } catch (err) {
       return asUsage(err);
     }
@@ -66,6 +66,8 @@ async function confirm(preview: ForgetResult): Promise<boolean> {
 }
 
 export async function runForget(target: ForgetTarget, o: ForgetOptions): Promise<void> {
+  const terminal = !!process.stdin.isTTY && !!process.stdout.isTTY;
+  if (o.json && terminal && !o.yes && !o.dryRun) throw new UsageError('--json on a terminal needs --yes or --dry-run: JSON output has no room for a question');
   const preview = await forgetVia(target, true, false);
   const empty = !preview || !preview.items.length;
   if (o.json && (o.dryRun || empty)) {
@@ -83,13 +85,13 @@ export async function runForget(target: ForgetTarget, o: ForgetOptions): Promise
   }
   if (o.dryRun) return setExit(0);
   // A terminal asks; a script (no terminal) said what it wants by running the command.
-  if (!o.yes && process.stdin.isTTY && process.stdout.isTTY && !(await confirm(preview))) return setExit(1);
+  if (!o.yes && terminal && !(await confirm(preview))) return setExit(1);
   const done = (await forgetVia(target, false, o.purge))!;
   if (o.json) {
     printJson({ ok: true, ...done });
     return setExit(0);
   }
-  println(`Forgotten: ${describeCounts(done.counts)}. ${plural(done.tombstones, 'tombstone')} keep it from coming back.`);
+  println(`Forgotten: ${describeCounts(done.counts)}. ${plural(done.tombstones, 'tombstone')} ${done.tombstones === 1 ? 'keeps' : 'keep'} it from coming back.`);
   if (done.purge) {
     const p = done.purge;
     println(`Database rewritten: ${mb(p.before.db + p.before.wal)} -> ${mb(p.after.db + p.after.wal)}.`);

@@ -44,7 +44,7 @@ async function* chunks(file: string): AsyncGenerator<unknown[]> {
       bytes = 0;
     }
   }
-  if (n === 0) throw new CliError(`${file} is empty: not a claude-mem export`);
+  if (n === 0) throw new CliError(`${file} is empty: not an export written by claude-mem`);
   if (chunk.length) yield chunk;
 }
 

@@ -4,7 +4,7 @@
  * one line each, bounded by a token budget (about 4 characters a token). The asking session is
  * left out, since it cannot learn anything from its own first seconds.
  */
-import { MAX_PINNED_IN_CONTEXT } from './pins.js';
+import { ACTIVE_PIN, MAX_PINNED_IN_CONTEXT } from './pins.js';
 import { parseList } from './rows.js';
 import type { StatementCache } from './statements.js';
 import type { ContextQuery, ContextResult } from './types.js';
@@ -165,7 +165,7 @@ interface PinnedObservation {
 
 function pinnedObservations(stmts: StatementCache, project: string): PinnedObservation[] {
   return stmts.get(`SELECT o.id, o.title, o.narrative, o.created_at FROM pins p JOIN observations o ON o.id = p.observation_id
-    WHERE p.project = ? ORDER BY p.pinned_at, p.observation_id LIMIT ${MAX_PINNED_IN_CONTEXT}`).all(project) as PinnedObservation[];
+    WHERE p.project = ? AND p.${ACTIVE_PIN} ORDER BY p.pinned_at, p.observation_id LIMIT ${MAX_PINNED_IN_CONTEXT}`).all(project) as PinnedObservation[];
 }
 
 /** Each pinned observation with a line of its text; when the budget is short, titles only. */

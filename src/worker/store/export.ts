@@ -106,11 +106,12 @@ export function* exportJsonl(db: Database.Database, filter: ExportFilter, schema
     });
   }
 
-  for (const r of db.prepare(`SELECT p.project AS pinProject, p.pinned_at AS pinnedAt, ${OBS_IDENTITY_SQL} FROM pins p
+  // Unpinned rows too: an unpin travels like a pin (the later time wins).
+  for (const r of db.prepare(`SELECT p.project AS pinProject, p.pinned_at AS pinnedAt, p.unpinned_at AS unpinnedAt, ${OBS_IDENTITY_SQL} FROM pins p
       JOIN observations o ON o.id = p.observation_id JOIN sessions s ON s.id = o.session_id LEFT JOIN events e ON e.id = o.event_id
-      WHERE ${SESSION_WHERE} ORDER BY p.pinned_at`).iterate(p) as Iterable<ObservationIdentity & { pinProject: string; pinnedAt: string }>) {
+      WHERE ${SESSION_WHERE} ORDER BY p.pinned_at`).iterate(p) as Iterable<ObservationIdentity & { pinProject: string; pinnedAt: string; unpinnedAt: string | null }>) {
     counts.pins++;
-    yield JSON.stringify({ type: 'pin', observation: observationKey(r), project: r.pinProject, pinnedAt: r.pinnedAt });
+    yield JSON.stringify({ type: 'pin', observation: observationKey(r), project: r.pinProject, pinnedAt: r.pinnedAt, unpinnedAt: r.unpinnedAt });
   }
 
   // Every tombstone, whatever the filter: they hold no content, and they keep forgotten things forgotten.

@@ -178,7 +178,7 @@ export class Forgetter {
       summariesRewritten: rewritten,
       events: events.ids.length,
       pins: count(`SELECT count(*) FROM pins p JOIN observations o ON o.id = p.observation_id
-        WHERE o.id IN (SELECT value FROM json_each(?)) OR o.session_id IN (SELECT value FROM json_each(?))`, json(plan.observations), sess),
+        WHERE p.unpinned_at IS NULL AND (o.id IN (SELECT value FROM json_each(?)) OR o.session_id IN (SELECT value FROM json_each(?)))`, json(plan.observations), sess),
       deadLetters: plan.deadLetters.length,
     };
     const items = this.items(plan);

@@ -47,7 +47,7 @@ export function emptyCounts(): ImportCounts {
 export function checkHeader(rec: unknown): void {
   const h = rec as Rec | null;
   if (!h || h.type !== 'header' || h.format !== EXPORT_FORMAT) {
-    throw new StoreError('invalid_input', `not a claude-mem export (the first line must be its header, format "${EXPORT_FORMAT}")`);
+    throw new StoreError('invalid_input', `not an export written by claude-mem (the first line must be its header, format "${EXPORT_FORMAT}")`);
   }
   if (typeof h.version !== 'number' || h.version > EXPORT_VERSION) {
     throw new StoreError('invalid_input', `export format version ${String(h.version)} is newer than this claude-mem reads (${EXPORT_VERSION}); upgrade claude-mem`);
@@ -241,8 +241,14 @@ export class Importer {
     const key = need(r.observation, 'pinned observation');
     const id = this.forgetter.observationByKey(key);
     if (id === undefined) return false;
-    const res = this.stmts.get('INSERT OR IGNORE INTO pins (observation_id, obs_key, project, pinned_at) SELECT id, ?, project, ? FROM observations WHERE id = ?')
-      .run(key, str(r.pinnedAt) ?? this.now().toISOString(), id);
+    const pinnedAt = need(r.pinnedAt, 'pin time');
+    const unpinnedAt = str(r.unpinnedAt);
+    // The later of the two times is the state, here and in the file: the newer state wins.
+    const res = this.stmts.get(`INSERT INTO pins (observation_id, obs_key, project, pinned_at, unpinned_at)
+        SELECT id, @key, project, @pinnedAt, @unpinnedAt FROM observations WHERE id = @id
+      ON CONFLICT (observation_id) DO UPDATE SET pinned_at = excluded.pinned_at, unpinned_at = excluded.unpinned_at
+        WHERE max(excluded.pinned_at, coalesce(excluded.unpinned_at, '')) > max(pins.pinned_at, coalesce(pins.unpinned_at, ''))`)
+      .run({ key, pinnedAt, unpinnedAt, id });
     return res.changes > 0;
   }
 

@@ -283,12 +283,14 @@ CREATE TABLE tombstones (
 ) WITHOUT ROWID;
 
 -- Observations always given in their project's session-start context. obs_key is the
--- observation's identity across machines (export, import, sync).
+-- observation's identity across machines (export, import, sync). An unpin keeps the row with its
+-- time, so that it travels too: the later of pinned_at and unpinned_at is the state.
 CREATE TABLE pins (
   observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
   obs_key TEXT NOT NULL UNIQUE,
   project TEXT NOT NULL,
-  pinned_at TEXT NOT NULL
+  pinned_at TEXT NOT NULL,
+  unpinned_at TEXT -- set while unpinned
 );
 CREATE INDEX pins_project ON pins(project, pinned_at);
 `,
