@@ -2,7 +2,7 @@
  * `npm run bench`: every speed and memory target, each measured against a baseline taken in the
  * same run on the same machine. Figures are printed as a table and written to bench-results.json.
  * BENCH_QUICK=1 shrinks the sizes (for a smoke run); BENCH_SKIP_1M=1 skips the 1M search point;
- * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, install, doctor, memory).
+ * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, install, doctor, memory, viewer).
  * BENCH_EXPORT_MB sets the export size of the memory area (default 1024; 50 with BENCH_QUICK).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { benchHook } from './hook.js';
 import { benchTranscripts } from './transcripts.js';
 import { benchInstall } from './install.js';
 import { benchDoctor } from './doctor.js';
+import { benchViewer } from './viewer.js';
 import { benchMemoryIo } from './memory-io.js';
 import { round } from './util.js';
 
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   if (wanted('watcher')) await watcherRows();
   if (wanted('install')) await installRows();
   if (wanted('doctor')) await doctorRows();
+  if (wanted('viewer')) await viewerRows();
   if (wanted('memory')) await memoryRows();
 
   writeFileSync('bench-results.json', JSON.stringify(withEarlierAreas({ ...results, rows }), null, 2) + '\n');
@@ -114,6 +116,17 @@ async function doctorRows(): Promise<void> {
   const doc = await benchDoctor(quick ? 2 : 5);
   results.doctor = doc;
   row('doctor', `doctor, all hosts (${doc.checks} checks)`, `${Math.round(doc.doctorMs)} ms`, '< 2000 ms', doc.doctorMs < 2000);
+}
+
+async function viewerRows(): Promise<void> {
+  const n = quick ? 10_000 : 100_000;
+  const v = await benchViewer(n, quick ? 5 : 15, quick ? 20 : 60);
+  results.viewer = v;
+  const at = `at ${n.toLocaleString('en')} observations`;
+  row('viewer', `first paint ${at}`, `${v.firstPaintMs} ms (same bytes, bare node:http: ${v.baselineFirstPaintMs} ms)`, '< 200 ms', v.firstPaintMs < 200);
+  row('viewer', `live feed rendered ${at}`, `${v.feedRenderedMs} ms (bare node:http: ${v.baselineFeedRenderedMs} ms)`, '< 200 ms', v.feedRenderedMs < 200);
+  row('viewer', `search in the page ${at}, p95`, `${v.pageSearchP95Ms} ms (median ${v.pageSearchMedianMs})`, '< 200 ms', v.pageSearchP95Ms < 200);
+  row('viewer', 'viewer search route vs signed /api/search, p95', `${v.viewerSearchP95Ms} vs ${v.apiSearchP95Ms} ms`, 'report', true);
 }
 
 async function memoryRows(): Promise<void> {

@@ -4,19 +4,19 @@ import { openStore } from '../src/worker/store/sqlite-store.js';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
 import { benchHome, percentile, round } from './util.js';
 
-const WORDS = [
+export const WORDS = [
   'parser', 'router', 'migration', 'token', 'cache', 'schema', 'worker', 'socket', 'payload', 'render',
   'invoice', 'account', 'session', 'webhook', 'retry', 'queue', 'index', 'search', 'config', 'deploy',
   'docker', 'kernel', 'layout', 'button', 'refactor', 'timeout', 'memory', 'stream', 'upload', 'billing',
 ];
 const FILES = ['src/app.ts', 'src/db/schema.ts', 'lib/router.go', 'api/handlers.py', 'web/Button.tsx', 'Cargo.toml'];
 
-function pick<T>(list: readonly T[], i: number): T {
+export function pick<T>(list: readonly T[], i: number): T {
   return list[i % list.length];
 }
 
 /** A deterministic pseudo-random mix of shell, read and edit events over several projects. */
-function seedEvent(i: number): CaptureEvent {
+export function seedEvent(i: number): CaptureEvent {
   const w1 = pick(WORDS, i * 7 + 3);
   const w2 = pick(WORDS, i * 13 + 5);
   const w3 = pick(WORDS, (i >> 3) * 17 + 11);

@@ -84,6 +84,17 @@ await build({
   supported: { 'dynamic-import': false },
 });
 
+// The viewer's page script and style go inside the worker: nothing to find on disk at run time.
+const viewerJs = await esbuild({
+  entryPoints: ['src/worker/viewer/client/main.ts'], bundle: true, format: 'iife', minify: true, write: false,
+  target: 'chrome100', legalComments: 'none', logLevel: 'warning',
+});
+const viewerCss = await esbuild({ entryPoints: ['src/worker/viewer/client/style.css'], bundle: true, minify: true, write: false, logLevel: 'warning' });
+const viewerDefine = {
+  __CLAUDE_MEM_VIEWER_JS__: JSON.stringify(viewerJs.outputFiles[0].text),
+  __CLAUDE_MEM_VIEWER_CSS__: JSON.stringify(viewerCss.outputFiles[0].text),
+};
+
 const entries = { cli: 'src/npx-cli/main.ts', worker: 'src/worker/main.ts' };
 if (existsSync('bench/main.ts')) entries.bench = 'bench/main.ts';
 if (existsSync('bench/recall/main.ts')) entries['bench-recall'] = 'bench/recall/main.ts';
@@ -95,7 +106,8 @@ const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'));
 // worker and CLI tens of milliseconds at every start.
 const bundled = new Set(['commander', 'zod', '@modelcontextprotocol/sdk']);
 const runtimeDeps = Object.keys(dependencies).filter((d) => !bundled.has(d));
-const external = runtimeDeps.flatMap((d) => [d, `${d}/*`]);
+// playwright-core: only the viewer benchmark drives a browser, from node_modules (a dev dependency).
+const external = [...runtimeDeps, 'playwright-core'].flatMap((d) => [d, `${d}/*`]);
 // The packages dist/ loads at run time: what install copies next to the program (the bundled ones
 // are inside dist/ already). See src/npx-cli/install/runtime-files.ts.
 put('dist/runtime-dependencies.json', `${JSON.stringify(runtimeDeps, null, 2)}\n`);
@@ -120,6 +132,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   external,
   plugins: [lazyChildProcess],
+  define: { ...common.define, ...viewerDefine },
   banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
 for (const name of ['worker', 'bench', 'bench-recall']) {

@@ -70,14 +70,15 @@ export function shellPath(p: string, env: Env): string {
   return /^[\w./-]+$/.test(p) ? p : shQuote(p);
 }
 
-export function commandForm(env: Env = process.env): CommandForm {
+/** `entry`: the claude-mem program to name when neither of the first two applies (default: what runs now). */
+export function commandForm(env: Env = process.env, entry?: string): CommandForm {
   if (onPath(env)) return { shown: 'claude-mem', exact: 'claude-mem' };
   const layout = runtimeLayout(dataDir(env));
   if ([layout.shim, layout.launcher, join(layout.current, 'dist', 'bin.js')].every((p) => existsSync(p))) {
     return { shown: shellPath(layout.shim, env), exact: /^[\w./-]+$/.test(layout.shim) ? layout.shim : shQuote(layout.shim) };
   }
-  const entry = real(process.argv[1] ?? '') ?? process.argv[1] ?? 'dist/bin.js';
-  const now = `${shQuote(process.execPath)} ${shQuote(entry)}`;
+  const program = entry ?? real(process.argv[1] ?? '') ?? process.argv[1] ?? 'dist/bin.js';
+  const now = `${shQuote(process.execPath)} ${shQuote(program)}`;
   return { shown: now, exact: now };
 }
 
@@ -85,14 +86,14 @@ export function commandForm(env: Env = process.env): CommandForm {
  * `claude-mem <command>` is meant wherever it follows a space, a quote, a backtick or a
  * parenthesis. `hook` is left out: people never type it, and "the claude-mem hook for Stop" is prose.
  */
-const COMMAND = /(^|[\s`'"(])claude-mem(?= (?:install|uninstall|doctor|status|start|stop|restart|search|mcp|transcript|forget|export|import)\b)/g;
+const COMMAND = /(^|[\s`'"(])claude-mem(?= (?:install|uninstall|doctor|status|start|stop|restart|search|mcp|transcript|forget|export|import|viewer)\b)/g;
 
 /** The text with every `claude-mem <command>` in the form that runs here. */
-export function runnable(text: string, json = false, env: Env = process.env): string {
+export function runnable(text: string, json = false, env: Env = process.env, entry?: string): string {
   if (!text.includes('claude-mem ')) return text;
   let form: CommandForm | undefined;
   return text.replace(COMMAND, (_, lead: string) => {
-    form ??= commandForm(env);
+    form ??= commandForm(env, entry);
     const prefix = json ? form.exact : form.shown;
     return `${lead}${prefix}`;
   });

@@ -14,6 +14,7 @@ import { credentials, unauthorized } from './credentials.js';
 import { HttpError, isBusyError, isInvalidInputError, storageFailure } from './routes/errors.js';
 import { ROUTES } from './routes/index.js';
 import type { Route, RouteContext } from './routes/types.js';
+import type { Viewer } from './viewer/index.js';
 
 export interface BodyLimits {
   default: number;
@@ -27,6 +28,8 @@ export interface ServerOptions {
   instanceId: string;
   limits: BodyLimits;
   routes?: readonly Route[];
+  /** The viewer page (/viewer): its own sign-in (cookie) and answers, behind the same Host check. */
+  viewer?: Viewer;
 }
 
 export interface WorkerServer {
@@ -164,6 +167,7 @@ export function createWorkerServer(opts: ServerOptions): WorkerServer {
       if (closing) throw new HttpError(503, 'shutting_down', 'the worker is shutting down');
       if (!hostOk(req)) throw new HttpError(403, 'bad_host', `Host must be 127.0.0.1:${boundPort} or localhost:${boundPort}`);
       const url = new URL(req.url ?? '/', `http://127.0.0.1:${boundPort}`);
+      if (opts.viewer?.owns(url.pathname)) return await opts.viewer.handle(req, res, url);
       const byMethod = table.get(url.pathname);
       if (!byMethod) throw new HttpError(404, 'not_found', `no route ${url.pathname}`);
       route = byMethod.get(req.method ?? '');
@@ -218,6 +222,7 @@ export function createWorkerServer(opts: ServerOptions): WorkerServer {
     close: (graceMs = 10_000) =>
       new Promise((resolve) => {
         closing = true;
+        opts.viewer?.close();
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         timer.unref();
         server.close(() => {

@@ -7,6 +7,7 @@ import { register as search } from './search.js';
 import { register as mcp } from './mcp.js';
 import { register as transcript } from './transcript.js';
 import { register as doctor } from './doctor.js';
+import { register as viewer } from './viewer.js';
 import { register as memory } from './memory.js';
 
 export const commands: ReadonlyArray<(program: Command) => void> = [
@@ -17,5 +18,6 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   mcp,
   transcript,
   doctor,
+  viewer,
   memory,
 ];

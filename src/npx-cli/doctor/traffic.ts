@@ -36,7 +36,7 @@ function when(at: string | null, now: number): string {
   return at ? `${age(now - Date.parse(at))} ago` : 'never';
 }
 
-function evidenceLine(label: string, t: HostTraffic, now: number): string {
+export function evidenceLine(label: string, t: HostTraffic, now: number): string {
   const r = t.recent;
   const end = t.lastSessionEndAt ? when(t.lastSessionEndAt, now) : t.lastTurnEndAt ? `${when(t.lastTurnEndAt, now)} (a turn end)` : 'never';
   return `${label}, real sessions: last prompt ${when(t.lastPromptAt, now)}, tool result ${when(t.lastToolResultAt, now)}, session end ${end}; `
@@ -50,7 +50,7 @@ function report(host: HostId, label: string, logs: string): string {
 }
 
 /** The failure a host's recent sessions show, if any: the first that applies. */
-function problem(host: HostId, label: string, t: HostTraffic, now: number, logs: string): Omit<Check, 'id' | 'area' | 'host'> | undefined {
+export function problem(host: HostId, label: string, t: HostTraffic, now: number, logs: string): Omit<Check, 'id' | 'area' | 'host'> | undefined {
   const r = t.recent;
   if (r.sessions >= MIN_SESSIONS && r.withoutPrompt === r.sessions) {
     return {

@@ -13,6 +13,8 @@ import { checkHealth, fetchHealth, isHealthBody, pidAlive, recordedAuth, release
 import { ensureLossRecord, lossRecordPath } from '../../shared/losses.js';
 import { createFileLogger, type Logger } from '../logger.js';
 import { createWorkerServer, type WorkerServer } from '../server.js';
+import type { RouteContext } from '../routes/types.js';
+import { createViewer } from '../viewer/index.js';
 import { candidatePort, loadSettings, updateSettings, type Settings } from '../settings.js';
 import { SpoolDrain } from '../spool-drain.js';
 import { IngestBatcher } from '../ingest-batcher.js';
@@ -179,25 +181,29 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
     })();
   };
   const batcher = new IngestBatcher(store);
-  const srv = createWorkerServer({
-    ctx: {
-      store, logger, health, shutdown,
-      ingest: async (events) => {
-        const result = await batcher.submit(events);
-        storage.succeeded();
-        return result;
-      },
-      kickDrain: () => drain.kick(),
-      storageFailed: (err) => {
-        if (storage.failed(err)) drain.kick(1000);
-      },
-      storageState: () => storage.state(),
-      transcripts: () => transcripts?.status(),
-      spoolDepth: () => {
-        const files = listSpool(paths.spool);
-        return { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
-      },
+  const ctx: RouteContext = {
+    store, logger, health, shutdown,
+    ingest: async (events) => {
+      const result = await batcher.submit(events);
+      storage.succeeded();
+      return result;
     },
+    kickDrain: () => drain.kick(),
+    storageFailed: (err) => {
+      if (storage.failed(err)) drain.kick(1000);
+    },
+    storageState: () => storage.state(),
+    transcripts: () => transcripts?.status(),
+    spoolDepth: () => {
+      const files = listSpool(paths.spool);
+      return { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
+    },
+  };
+  const viewer = createViewer({ ctx, token, instanceId, port: () => srv.port(), dataDir: paths.root });
+  ctx.viewerLink = () => viewer.link();
+  const srv = createWorkerServer({
+    ctx,
+    viewer,
     token,
     instanceId,
     limits: { default: settings.maxBodyBytes, events: settings.maxEventsBodyBytes },

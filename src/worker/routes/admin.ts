@@ -31,3 +31,15 @@ export const statsRoute: Route = {
     };
   },
 };
+
+/** POST /api/viewer/link: a one-time link to the viewer (`claude-mem viewer`); the token never goes in a URL. */
+export const viewerLinkRoute: Route = {
+  method: 'POST',
+  path: '/api/viewer/link',
+  auth: true,
+  ignoreBody: true,
+  handle: (_input, ctx) => {
+    if (!ctx.viewerLink) return { status: 404, body: { error: { code: 'not_found', message: 'this worker serves no viewer' } } };
+    return { status: 201, body: { url: ctx.viewerLink() } };
+  },
+};

@@ -27,6 +27,7 @@ import { Searcher } from './search.js';
 import { StatementCache } from './statements.js';
 import { databaseWriteProblems, describeWriteProblem } from './writable.js';
 import { Timeline } from './timeline.js';
+import { ViewerReads } from './viewer-reads.js';
 import { Forgetter, purgeDatabase } from './forget.js';
 import type { ForgetTarget } from './forget-plan.js';
 import { Pins } from './pins.js';
@@ -83,6 +84,7 @@ export class SqliteStore implements MemoryStore {
   private ingestTxn?: Database.Transaction<(evs: unknown[], cp: TranscriptCheckpoint | null, isolated: boolean) => IngestResult>;
   private readonly searcher: Searcher;
   private readonly timelineReader: Timeline;
+  private viewerReads?: ViewerReads;
   private readonly contextGiven: ContextGiven;
   private readonly pins: Pins;
   private forgetter?: Forgetter;
@@ -379,6 +381,11 @@ export class SqliteStore implements MemoryStore {
 
   timeline(query: TimelineQuery): TimelineItem[] {
     return this.timelineReader.timeline(query);
+  }
+
+  viewer(): ViewerReads {
+    this.viewerReads ??= new ViewerReads(this.stmts);
+    return this.viewerReads;
   }
 
   getObservations(ids: number[]): Observation[] {

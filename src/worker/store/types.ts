@@ -5,6 +5,7 @@
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { HostTraffic } from './traffic.js';
+import type { ViewerReads } from './viewer-reads.js';
 import type { ForgetTarget } from './forget-plan.js';
 import type { ForgetResult, PurgeResult } from './forget.js';
 import type { PinRow } from './pins.js';
@@ -292,6 +293,8 @@ export interface MemoryStore {
 
   search(query: SearchQuery): SearchAnswer;
   timeline(query: TimelineQuery): TimelineItem[];
+  /** What the viewer page reads (sessions, one session's story, the live feed). Optional. */
+  viewer?(): ViewerReads;
   getObservations(ids: number[]): Observation[];
   getPrompts(ids: number[]): PromptRow[];
   getSession(host: HostId, hostSessionId: string): SessionRow | undefined;
