@@ -123,9 +123,15 @@ export function* exportJsonl(db: Database.Database, filter: ExportFilter, schema
 }
 
 const mdTime = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
-/** Captured text as Markdown text: never markup of its own (headings, HTML, links). */
-function mdText(s: string): string {
-  return s.replace(/\r\n?/g, '\n').replace(/([\\`*_[\]<>#|])/g, '\\$1').replace(/\n/g, '\n    ');
+/**
+ * Captured text as Markdown text: never markup of its own (headings, HTML, links); its line breaks
+ * kept (hard breaks), each line indented by `indent` (inside a list item).
+ */
+function mdText(s: string, indent = ''): string {
+  return s.replace(/\r\n?/g, '\n').replace(/([\\`*_[\]<>#|])/g, '\\$1').split('\n')
+    // A line that starts like a list item or a heading underline stays text.
+    .map((line) => line.replace(/^(\s*)([-+=~]|\d+[.)])/, '$1\\$2'))
+    .join(`  \n${indent}`);
 }
 
 /** One Markdown section per session, oldest first: summary, then prompts, tool calls and replies in order. */
@@ -149,8 +155,9 @@ export function* exportMarkdown(db: Database.Database, filter: ExportFilter, now
     for (const r of rows.iterate({ id: s.id, since: p.since }) as Iterable<{ kind: string; at: string; title: string; body: string | null; priv: number }>) {
       any = true;
       const label = r.kind === 'prompt' ? 'Prompt' : r.kind === 'assistant' ? 'Reply' : 'Tool';
-      const text = r.kind === 'prompt' && r.priv ? '(private)' : mdText(r.title);
-      const body = r.body && r.body.trim() && r.body.trim() !== r.title.trim() ? `\n    ${mdText(r.body.trim())}` : '';
+      const text = r.kind === 'prompt' && r.priv ? '(private)' : mdText(r.title, '  ');
+      // The details as a paragraph of their own inside the item.
+      const body = r.body && r.body.trim() && r.body.trim() !== r.title.trim() ? `\n\n  ${mdText(r.body.trim(), '  ')}\n` : '';
       lines.push(`- ${mdTime(r.at)} **${label}:** ${text}${body}`);
     }
     if (!any && !m) continue;
