@@ -130,11 +130,14 @@ describe('export and import', () => {
 
   it('markdown: one section per session, captured text never becomes markup', () => {
     const a = store();
-    a.ingest([prompt('<script>alert(1)</script> # not a heading', { sessionId: 'm1' }), bash('ls', 'a b')]);
+    a.ingest([prompt('<script>alert(1)</script> # not a heading\n- not a list\n---', { sessionId: 'm1' }), bash('ls', 'a b')]);
     const md = [...a.exportLines({}, 'markdown')].join('\n');
     expect(md).toMatch(/^# claude-mem export/);
     expect(md).toContain('## ');
     expect(md).not.toContain('<script>');
     expect(md).toContain('\\<script\\>');
+    expect(md).toContain('\\- not a list');
+    expect(md).toContain('\\---');
+    expect(md).not.toMatch(/^\s*- not a list/m);
   });
 });

@@ -38,6 +38,83 @@ function params(f: ExportFilter) {
   return { project: nonEmpty(f.project) ?? null, host: nonEmpty(f.host) ?? null, since: timeBound(f.since, 'since') ?? null };
 }
 
+const ROW_FROM = (table: string, withEvent = true) => `SELECT r.*, s.host AS sh, s.host_session_id AS sid${withEvent ? ', e.idem_key AS ek' : ''}
+  FROM ${table} r JOIN sessions s ON s.id = r.session_id ${withEvent ? 'LEFT JOIN events e ON e.id = r.event_id' : ''}
+  WHERE ${SESSION_WHERE} AND ${ROW_SINCE} ORDER BY r.id`;
+
+/** One pass over a table: its rows in id order, each as one line. */
+interface Pass {
+  count: keyof ExportCounts;
+  sql: string;
+  filtered: boolean; // takes the filter's parameters
+  line(r: Row): string;
+}
+
+const PASSES: readonly Pass[] = [
+  {
+    count: 'sessions', filtered: true,
+    sql: `SELECT s.*, ps.host AS ph, ps.host_session_id AS psid FROM sessions s
+      LEFT JOIN sessions ps ON ps.id = s.parent_session_id WHERE ${SESSION_WHERE} ORDER BY s.id`,
+    line: (s) => JSON.stringify({
+      type: 'session', host: s.host, hostSessionId: s.host_session_id, project: s.project, cwd: s.cwd,
+      parent: s.ph ? sessionIdentity(String(s.ph), String(s.psid)) : null, isSubagent: s.is_subagent === 1, agentId: s.agent_id,
+      startedAt: s.started_at, endedAt: s.ended_at, endReason: s.end_reason, promptCount: s.prompt_count,
+      lastAssistantMessage: s.last_assistant_message, privateTurn: s.private_turn === 1,
+    }),
+  },
+  {
+    count: 'events', filtered: true,
+    sql: `SELECT e.idem_key AS key, e.host, e.kind, e.payload, e.dropped, e.at, e.created_at, s.host AS sh, s.host_session_id AS sid
+      FROM events e JOIN sessions s ON s.id = e.session_id
+      WHERE e.probe = 0 AND ${SESSION_WHERE} AND (@since IS NULL OR e.at >= @since) ORDER BY e.id`,
+    // The payload is stored JSON: spliced in as it is, not parsed and written again.
+    line: (e) => `${JSON.stringify({ type: 'event', key: e.key, session: ref(e), host: e.host, kind: e.kind, dropped: e.dropped, at: e.at, createdAt: e.created_at }).slice(0, -1)},"payload":${e.payload}}`,
+  },
+  {
+    count: 'prompts', filtered: true, sql: ROW_FROM('prompts'),
+    line: (r) => JSON.stringify({
+      type: 'prompt', session: ref(r), event: r.ek, host: r.host, number: r.number, nativeId: r.native_id, text: r.text,
+      private: r.private === 1, createdAt: r.created_at,
+    }),
+  },
+  {
+    count: 'assistant', filtered: true, sql: ROW_FROM('assistant_messages'),
+    line: (r) => JSON.stringify({ type: 'assistant', session: ref(r), event: r.ek, host: r.host, promptNumber: r.prompt_number, text: r.text, createdAt: r.created_at }),
+  },
+  {
+    count: 'observations', filtered: true, sql: ROW_FROM('observations'),
+    line: (r) => JSON.stringify({
+      type: 'observation',
+      key: observationKey({ host: r.sh, hostSessionId: r.sid, toolUseId: r.tool_use_id, eventKey: r.ek, createdAt: r.created_at, title: r.title, narrative: r.narrative }),
+      session: ref(r), event: r.ek, host: r.host, promptNumber: r.prompt_number, obsType: r.type,
+      title: r.title, subtitle: r.subtitle, narrative: r.narrative, facts: parseList(r.facts), filesRead: parseList(r.files_read),
+      filesModified: parseList(r.files_modified), concepts: parseList(r.concepts), toolName: r.tool_name, toolUseId: r.tool_use_id,
+      createdAt: r.created_at,
+    }),
+  },
+  {
+    count: 'summaries', filtered: true, sql: ROW_FROM('summaries', false),
+    line: (r) => JSON.stringify({
+      type: 'summary', session: ref(r), host: r.host, request: r.request, filesRead: parseList(r.files_read),
+      filesModified: parseList(r.files_modified), commands: parseList(r.commands), outcome: r.outcome, text: r.text, createdAt: r.created_at,
+    }),
+  },
+  {
+    // Unpinned rows too: an unpin travels like a pin (the later time wins).
+    count: 'pins', filtered: true,
+    sql: `SELECT p.project AS pinProject, p.pinned_at AS pinnedAt, p.unpinned_at AS unpinnedAt, ${OBS_IDENTITY_SQL} FROM pins p
+      JOIN observations o ON o.id = p.observation_id JOIN sessions s ON s.id = o.session_id LEFT JOIN events e ON e.id = o.event_id
+      WHERE ${SESSION_WHERE} ORDER BY p.pinned_at`,
+    line: (r) => JSON.stringify({ type: 'pin', observation: observationKey(r as ObservationIdentity), project: r.pinProject, pinnedAt: r.pinnedAt, unpinnedAt: r.unpinnedAt }),
+  },
+  {
+    // Every tombstone, whatever the filter: they hold no content, and they keep forgotten things forgotten.
+    count: 'tombstones', filtered: false,
+    sql: 'SELECT key, kind, project, created_at AS createdAt FROM tombstones ORDER BY key',
+    line: (t) => JSON.stringify({ type: 'tombstone', key: t.key, kind: t.kind, project: t.project, createdAt: t.createdAt }),
+  },
+];
+
 /** The JSON lines of an export, header first and `end` (with the counts) last. */
 export function* exportJsonl(db: Database.Database, filter: ExportFilter, schemaVersion: number, now = new Date()): Generator<string> {
   const p = params(filter);
@@ -46,86 +123,26 @@ export function* exportJsonl(db: Database.Database, filter: ExportFilter, schema
     type: 'header', format: EXPORT_FORMAT, version: EXPORT_VERSION, schemaVersion, exportedAt: now.toISOString(),
     filter: { project: p.project, host: p.host, since: p.since },
   });
-
-  for (const s of db.prepare(`SELECT s.*, ps.host AS ph, ps.host_session_id AS psid FROM sessions s
-      LEFT JOIN sessions ps ON ps.id = s.parent_session_id WHERE ${SESSION_WHERE} ORDER BY s.id`).iterate(p) as Iterable<Record<string, unknown>>) {
-    counts.sessions++;
-    yield JSON.stringify({
-      type: 'session', host: s.host, hostSessionId: s.host_session_id, project: s.project, cwd: s.cwd,
-      parent: s.ph ? sessionIdentity(String(s.ph), String(s.psid)) : null, isSubagent: s.is_subagent === 1, agentId: s.agent_id,
-      startedAt: s.started_at, endedAt: s.ended_at, endReason: s.end_reason, promptCount: s.prompt_count,
-      lastAssistantMessage: s.last_assistant_message, privateTurn: s.private_turn === 1,
-    });
-  }
-
-  // The payload is stored JSON: spliced in as it is, not parsed and written again.
-  for (const e of db.prepare(`SELECT e.idem_key AS key, e.host, e.kind, e.payload, e.dropped, e.at, e.created_at, s.host AS sh,
-        s.host_session_id AS sid FROM events e JOIN sessions s ON s.id = e.session_id
-      WHERE e.probe = 0 AND ${SESSION_WHERE} AND (@since IS NULL OR e.at >= @since) ORDER BY e.id`).iterate(p) as Iterable<Record<string, string>>) {
-    counts.events++;
-    const head = JSON.stringify({ type: 'event', key: e.key, session: ref(e), host: e.host, kind: e.kind, dropped: e.dropped, at: e.at, createdAt: e.created_at });
-    yield `${head.slice(0, -1)},"payload":${e.payload}}`;
-  }
-
-  for (const r of db.prepare(`SELECT r.*, s.host AS sh, s.host_session_id AS sid, e.idem_key AS ek FROM prompts r
-      JOIN sessions s ON s.id = r.session_id LEFT JOIN events e ON e.id = r.event_id
-      WHERE ${SESSION_WHERE} AND ${ROW_SINCE} ORDER BY r.id`).iterate(p) as Iterable<Row>) {
-    counts.prompts++;
-    yield JSON.stringify({
-      type: 'prompt', session: ref(r), event: r.ek, host: r.host, number: r.number, nativeId: r.native_id, text: r.text,
-      private: r.private === 1, createdAt: r.created_at,
-    });
-  }
-
-  for (const r of db.prepare(`SELECT r.*, s.host AS sh, s.host_session_id AS sid, e.idem_key AS ek FROM assistant_messages r
-      JOIN sessions s ON s.id = r.session_id LEFT JOIN events e ON e.id = r.event_id
-      WHERE ${SESSION_WHERE} AND ${ROW_SINCE} ORDER BY r.id`).iterate(p) as Iterable<Row>) {
-    counts.assistant++;
-    yield JSON.stringify({ type: 'assistant', session: ref(r), event: r.ek, host: r.host, promptNumber: r.prompt_number, text: r.text, createdAt: r.created_at });
-  }
-
-  for (const r of db.prepare(`SELECT r.*, s.host AS sh, s.host_session_id AS sid, e.idem_key AS ek FROM observations r
-      JOIN sessions s ON s.id = r.session_id LEFT JOIN events e ON e.id = r.event_id
-      WHERE ${SESSION_WHERE} AND ${ROW_SINCE} ORDER BY r.id`).iterate(p) as Iterable<Row>) {
-    counts.observations++;
-    const key = observationKey({ host: r.sh, hostSessionId: r.sid, toolUseId: r.tool_use_id, eventKey: r.ek, createdAt: r.created_at, title: r.title, narrative: r.narrative });
-    yield JSON.stringify({
-      type: 'observation', key, session: ref(r), event: r.ek, host: r.host, promptNumber: r.prompt_number, obsType: r.type,
-      title: r.title, subtitle: r.subtitle, narrative: r.narrative, facts: parseList(r.facts), filesRead: parseList(r.files_read),
-      filesModified: parseList(r.files_modified), concepts: parseList(r.concepts), toolName: r.tool_name, toolUseId: r.tool_use_id,
-      createdAt: r.created_at,
-    });
-  }
-
-  for (const r of db.prepare(`SELECT r.*, s.host AS sh, s.host_session_id AS sid FROM summaries r JOIN sessions s ON s.id = r.session_id
-      WHERE ${SESSION_WHERE} AND ${ROW_SINCE} ORDER BY r.id`).iterate(p) as Iterable<Row>) {
-    counts.summaries++;
-    yield JSON.stringify({
-      type: 'summary', session: ref(r), host: r.host, request: r.request, filesRead: parseList(r.files_read),
-      filesModified: parseList(r.files_modified), commands: parseList(r.commands), outcome: r.outcome, text: r.text, createdAt: r.created_at,
-    });
-  }
-
-  // Unpinned rows too: an unpin travels like a pin (the later time wins).
-  for (const r of db.prepare(`SELECT p.project AS pinProject, p.pinned_at AS pinnedAt, p.unpinned_at AS unpinnedAt, ${OBS_IDENTITY_SQL} FROM pins p
-      JOIN observations o ON o.id = p.observation_id JOIN sessions s ON s.id = o.session_id LEFT JOIN events e ON e.id = o.event_id
-      WHERE ${SESSION_WHERE} ORDER BY p.pinned_at`).iterate(p) as Iterable<ObservationIdentity & { pinProject: string; pinnedAt: string; unpinnedAt: string | null }>) {
-    counts.pins++;
-    yield JSON.stringify({ type: 'pin', observation: observationKey(r), project: r.pinProject, pinnedAt: r.pinnedAt, unpinnedAt: r.unpinnedAt });
-  }
-
-  // Every tombstone, whatever the filter: they hold no content, and they keep forgotten things forgotten.
-  for (const t of db.prepare('SELECT key, kind, project, created_at AS createdAt FROM tombstones ORDER BY key').iterate() as Iterable<Record<string, string>>) {
-    counts.tombstones++;
-    yield JSON.stringify({ type: 'tombstone', key: t.key, kind: t.kind, project: t.project, createdAt: t.createdAt });
+  for (const pass of PASSES) {
+    const st = db.prepare(pass.sql);
+    for (const r of (pass.filtered ? st.iterate(p) : st.iterate()) as Iterable<Row>) {
+      counts[pass.count]++;
+      yield pass.line(r);
+    }
   }
   yield JSON.stringify({ type: 'end', counts });
 }
 
 const mdTime = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
-/** Captured text as Markdown text: never markup of its own (headings, HTML, links). */
-function mdText(s: string): string {
-  return s.replace(/\r\n?/g, '\n').replace(/([\\`*_[\]<>#|])/g, '\\$1').replace(/\n/g, '\n    ');
+/**
+ * Captured text as Markdown text: never markup of its own (headings, HTML, links); its line breaks
+ * kept (hard breaks), each line indented by `indent` (inside a list item).
+ */
+function mdText(s: string, indent = ''): string {
+  return s.replace(/\r\n?/g, '\n').replace(/([\\`*_[\]<>#|])/g, '\\$1').split('\n')
+    // A line that starts like a list item or a heading underline stays text.
+    .map((line) => line.replace(/^(\s*)([-+=~]|\d+[.)])/, '$1\\$2'))
+    .join(`  \n${indent}`);
 }
 
 /** One Markdown section per session, oldest first: summary, then prompts, tool calls and replies in order. */
@@ -149,8 +166,9 @@ export function* exportMarkdown(db: Database.Database, filter: ExportFilter, now
     for (const r of rows.iterate({ id: s.id, since: p.since }) as Iterable<{ kind: string; at: string; title: string; body: string | null; priv: number }>) {
       any = true;
       const label = r.kind === 'prompt' ? 'Prompt' : r.kind === 'assistant' ? 'Reply' : 'Tool';
-      const text = r.kind === 'prompt' && r.priv ? '(private)' : mdText(r.title);
-      const body = r.body && r.body.trim() && r.body.trim() !== r.title.trim() ? `\n    ${mdText(r.body.trim())}` : '';
+      const text = r.kind === 'prompt' && r.priv ? '(private)' : mdText(r.title, '  ');
+      // The details as a paragraph of their own inside the item.
+      const body = r.body && r.body.trim() && r.body.trim() !== r.title.trim() ? `\n\n  ${mdText(r.body.trim(), '  ')}\n` : '';
       lines.push(`- ${mdTime(r.at)} **${label}:** ${text}${body}`);
     }
     if (!any && !m) continue;
