@@ -16,7 +16,7 @@ function pick<T>(list: readonly T[], i: number): T {
 }
 
 /** A deterministic pseudo-random mix of shell, read and edit events over several projects. */
-function seedEvent(i: number): CaptureEvent {
+export function seedEvent(i: number): CaptureEvent {
   const w1 = pick(WORDS, i * 7 + 3);
   const w2 = pick(WORDS, i * 13 + 5);
   const w3 = pick(WORDS, (i >> 3) * 17 + 11);

@@ -25,6 +25,8 @@ const CAMEL_RE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 export interface Alt {
   tokens: string[];
   prefix: boolean;
+  /** A prefix the query added by itself (the word was typed whole): search may leave it out. */
+  auto?: boolean;
 }
 
 export interface QueryTerm {
@@ -74,7 +76,7 @@ function chunkAlts(chunk: string): { alts: Alt[]; stop: boolean } {
     if (parts.length) return { alts: [single(w), { tokens: parts, prefix: false }], stop: false };
     const f = fold(w);
     if (isStopWord(f)) return { alts: [single(w)], stop: true };
-    return { alts: f.length >= AUTO_PREFIX_MIN ? [single(w), single(w, true)] : [single(w)], stop: false };
+    return { alts: f.length >= AUTO_PREFIX_MIN ? [single(w), { ...single(w, true), auto: true }] : [single(w)], stop: false };
   }
   const folded = words.map(fold);
   const alts: Alt[] = [{ tokens: folded, prefix: explicitPrefix }];

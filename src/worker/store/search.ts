@@ -78,7 +78,7 @@ export class Searcher {
       until: timeBound(q.until, 'until'),
       file: q.file?.trim() || undefined,
     };
-    const parsed = parseQuery(typeof q.query === 'string' ? q.query : '');
+    const parsed = this.finder.prepare(parseQuery(typeof q.query === 'string' ? q.query : ''));
     const touched = this.touchedFiles(q);
     const first = this.ranked(parsed, f, offset + limit, touched);
     let sessions = first;
