@@ -77,10 +77,11 @@ export class CandidateFinder {
   }
 
   /** The query as searched: automatic prefixes dropped from words that are common on their own. */
-  prepare(q: ParsedQuery): ParsedQuery {
+  prepare(q: ParsedQuery, autoPrefix = true): ParsedQuery {
     const terms = q.terms.map((t): QueryTerm => {
       const exact = t.alts.filter((a) => !a.auto);
       if (exact.length === t.alts.length || !exact.length) return t;
+      if (!autoPrefix) return { ...t, alts: exact };
       const common = this.matches(toFtsExpression([{ ...t, alts: exact }], TEXT_COLUMNS), PREFIX_WHEN_AT_MOST + 1) > PREFIX_WHEN_AT_MOST;
       return common ? { ...t, alts: exact } : t;
     });
