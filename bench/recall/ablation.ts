@@ -69,10 +69,10 @@ export function ablationTable(rows: readonly AblationRow[]): string {
   const base = rows[0];
   const d = (x: number, y: number) => `${x >= y ? '+' : ''}${(x - y).toFixed(2)}`;
   const out = [`ablation (same store, in process): hit@5 / MRR, and the change against the default`,
-    `  ${''.padEnd(28)}${'asked'.padStart(24)}${'keywords'.padStart(26)}`];
+    `  ${''.padEnd(28)}${'asked'.padStart(28)}${'keywords'.padStart(30)}`];
   for (const r of rows) {
     const cell = (f: Figures, b: Figures) => `${f.hit5.toFixed(2)} / ${f.mrr.toFixed(2)}${r === base ? '' : ` (${d(f.hit5, b.hit5)}, ${d(f.mrr, b.mrr)})`}`;
-    out.push(`  ${r.name.padEnd(28)}${cell(r.asked, base.asked).padStart(24)}${cell(r.keywords, base.keywords).padStart(26)}`);
+    out.push(`  ${r.name.padEnd(28)}${cell(r.asked, base.asked).padStart(28)}${cell(r.keywords, base.keywords).padStart(30)}`);
   }
   return out.join('\n');
 }
