@@ -1,13 +1,13 @@
 /**
  * Claude Code's Stop hook carries only the turn's last assistant message; the replies before it
  * (where the agent often names a cause or a decision) are in the session transcript. At Stop the
- * hook reads the transcript's tail (at most MAX_TAIL bytes, synchronously: a few milliseconds) and
+ * hook reads the transcript's tail (at most MAX_TAIL bytes, synchronously: about 2 ms) and
  * takes the assistant text of the current turn: every `assistant` record after the last prompt the
  * user typed. Tool results, meta records and sidechains (subagents) are not the turn's replies.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
-const MAX_TAIL = 1024 * 1024;
+const MAX_TAIL = 256 * 1024;
 /** Replies kept from one turn (the newest ones when there are more). */
 export const MAX_TURN_REPLIES = 20;
 
@@ -65,10 +65,12 @@ export function turnReplies(file: string | undefined): string[] {
     return [];
   }
   const replies: string[] = [];
-  for (let i = lines.length - 1; i >= 0; i--) {
+  // Only lines that can be a prompt or a reply with text are parsed (quotes inside strings are
+  // escaped, so these markers match record structure only).
+  for (let i = lines.length - 1; i >= 0 && replies.length < MAX_TURN_REPLIES; i--) {
     const line = lines[i];
     const user = line.includes('"type":"user"');
-    if (!user && !line.includes('"type":"assistant"')) continue;
+    if (user ? line.includes('"type":"tool_result"') : !line.includes('"type":"assistant"') || !line.includes('"type":"text"')) continue;
     const r = parse(line);
     if (!r) continue;
     if (user && isPrompt(r)) break;
@@ -77,5 +79,5 @@ export function turnReplies(file: string | undefined): string[] {
       if (text) replies.push(text);
     }
   }
-  return replies.reverse().slice(-MAX_TURN_REPLIES);
+  return replies.reverse();
 }
