@@ -51,6 +51,9 @@ export interface SearchFigures {
   p50Ms: number;
   p95Ms: number;
   filteredP95Ms: number;
+  /** Questions as a model asks them (function words and six content words, most of them common). */
+  questionP50Ms: number;
+  questionP95Ms: number;
 }
 
 export function benchSearch(count: number, queries = 300): SearchFigures {
@@ -67,6 +70,7 @@ export function benchSearch(count: number, queries = 300): SearchFigures {
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const plain: number[] = [];
     const filtered: number[] = [];
+    const questions: number[] = [];
     for (let q = 0; q < queries; q++) {
       const query = q % 3 === 0 ? `${pick(WORDS, q)} ${pick(WORDS, q * 7 + 1)}` : q % 3 === 1 ? pick(WORDS, q * 3) : `${pick(WORDS, q).slice(0, 4)}*`;
       let t = performance.now();
@@ -75,6 +79,10 @@ export function benchSearch(count: number, queries = 300): SearchFigures {
       t = performance.now();
       store.search({ query, limit: 20, host: 'codex', type: 'command' });
       filtered.push(performance.now() - t);
+      const question = `how did we fix the ${pick(WORDS, q)} ${pick(WORDS, q * 7 + 1)} timeout in the ${pick(WORDS, q * 3 + 2)} ${pick(WORDS, q * 11 + 4)} last week?`;
+      t = performance.now();
+      store.search({ query: question, limit: 20 });
+      questions.push(performance.now() - t);
     }
     store.close();
     return {
@@ -83,6 +91,8 @@ export function benchSearch(count: number, queries = 300): SearchFigures {
       p50Ms: round(percentile(plain, 50)),
       p95Ms: round(percentile(plain, 95)),
       filteredP95Ms: round(percentile(filtered, 95)),
+      questionP50Ms: round(percentile(questions, 50)),
+      questionP95Ms: round(percentile(questions, 95)),
     };
   } finally {
     home.cleanup();

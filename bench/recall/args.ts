@@ -15,6 +15,8 @@ export interface RecallOptions {
   /** Run hooks at the sessions' own times (default) or at the time of the replay. */
   clock: 'simulated' | 'capture';
   fixtures: boolean;
+  /** Ask the headline questions again with each ranking signal off (bench/recall/ablation.ts). */
+  ablation: boolean;
   keep: boolean;
   out: string;
 }
@@ -31,6 +33,7 @@ export const USAGE = `npm run bench:recall -- [options]
   --cli-sample <n>          questions also asked through \`claude-mem search --json\` (default 8)
   --clock capture           stamp events with the replay's own time instead of the sessions' times
   --no-fixtures             leave out the captured host sessions
+  --no-ablation             skip asking again with each ranking signal off
   --keep                    keep the scratch HOME (its path is printed)
   --out <file>              JSON results (default .bench-out/bench-results-recall.json)`;
 
@@ -54,7 +57,7 @@ export function parseRecallArgs(argv: string[]): RecallOptions | 'help' {
     options: {
       quick: { type: 'boolean' }, dataset: { type: 'string' }, limit: { type: 'string' }, seed: { type: 'string' },
       parallel: { type: 'string' }, 'cli-sample': { type: 'string' }, clock: { type: 'string' },
-      'no-fixtures': { type: 'boolean' }, keep: { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'no-fixtures': { type: 'boolean' }, 'no-ablation': { type: 'boolean' }, keep: { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
@@ -69,6 +72,7 @@ export function parseRecallArgs(argv: string[]): RecallOptions | 'help' {
     cliSample: int('--cli-sample', values['cli-sample'], 8, 0),
     clock: (values.clock as 'simulated' | 'capture' | undefined) ?? 'simulated',
     fixtures: values['no-fixtures'] !== true,
+    ablation: values['no-ablation'] !== true,
     keep: values.keep === true,
     out: values.out ?? '.bench-out/bench-results-recall.json',
   };

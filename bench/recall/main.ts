@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { computeProjectInfo } from '../../src/worker/project.js';
+import { ablate, ablationTable, type AblationRow } from './ablation.js';
 import { parseRecallArgs, USAGE, type RecallOptions } from './args.js';
 import { Bm25Index } from './bm25.js';
 import { generateCorpus } from './data/generate.js';
@@ -118,7 +119,9 @@ async function main(): Promise<void> {
     const askSeconds = (performance.now() - t0) / 1000;
     const cli = o.cliSample ? cliAgreement(corpus, home, scope, results, o.cliSample) : { sampled: 0, agree: 0 };
     const probes = probeRate(corpus, replay);
-    write(o, corpus, replay, results, latencies, probes, cli, askSeconds, home);
+    const headline = corpus.questions.filter((q) => q.project !== FIXTURE_PROJECT);
+    const ablation = o.ablation ? ablate(home, headline, scope, LIMIT) : [];
+    write(o, corpus, replay, results, latencies, probes, cli, askSeconds, home, ablation);
   } finally {
     if (o.keep) {
       home.stop();
@@ -130,6 +133,7 @@ async function main(): Promise<void> {
 function write(
   o: RecallOptions, corpus: Corpus, replay: ReplayOutcome, results: Ranked[], latencies: number[],
   probes: ReturnType<typeof probeRate>, cli: { sampled: number; agree: number }, askSeconds: number, home: ScratchHome,
+  ablation: AblationRow[],
 ): void {
   const headline = results.filter((r) => r.question.project !== FIXTURE_PROJECT);
   const fixtureRows = results.filter((r) => r.question.project === FIXTURE_PROJECT);
@@ -153,6 +157,7 @@ function write(
   log(`  claude-mem search --json agrees with GET /api/search on the top 5: ${cli.agree}/${cli.sampled}`);
   log(`  last-time probes: ${probes.passed}/${probes.judged.length} session starts showed the previous session's key facts (${probes.judged.filter((p) => p.empty).length} with no context at all)`);
   log(`  replay: ${replay.stats.runs} hook runs in ${Math.round(replay.stats.seconds)} s (${replay.stats.timeouts} timeouts, ${replay.stats.failures} non-zero exits); not registered: ${JSON.stringify(replay.stats.unregistered)}; clock ${o.clock}`);
+  if (ablation.length) log(`\n${ablationTable(ablation)}`);
   log('');
   log(targetLines(list));
   const missed = list.filter((t) => !t.met).length;
@@ -163,7 +168,7 @@ function write(
     date: new Date().toISOString(), node: process.version, options: { ...o }, corpus: corpus.name,
     counts: { projects: Object.keys(corpus.projects).length, sessions: corpus.sessions.length, fixtures: corpus.fixtures.length, questions: corpus.questions.length, probes: corpus.probes.length },
     replay: { ...replay.stats, store: replay.store },
-    breakdowns: rows, fixtureBreakdowns: breakdowns(fixtureRows), targets: list, latencyMs: lat, askSeconds: round(askSeconds, 1), cliAgreement: cli,
+    breakdowns: rows, fixtureBreakdowns: breakdowns(fixtureRows), ablation, targets: list, latencyMs: lat, askSeconds: round(askSeconds, 1), cliAgreement: cli,
     overlap: { literal: overlapOf('literal'), paraphrased: overlapOf('paraphrased') },
     lastTime: { passed: probes.passed, probes: probes.judged.length, rate: probes.rate, failed: probes.judged.filter((p) => !p.passed).slice(0, 50) },
     questions: results.map((r) => ({ id: r.question.id, form: r.form, style: r.question.style, query: r.form === 'asked' ? r.question.asked : r.question.keywords, answers: r.question.answers, rank: r.rank, baselineRank: r.baselineRank, turnHit: r.turnHit, returned: r.returned, top: r.top, ms: round(r.ms) })),

@@ -1,4 +1,7 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/temp.js';
 import { fixture, hookFixtures, NOW, run, runFixture } from './fixtures.js';
 
 const DIR = 'claude-code/hooks';
@@ -115,5 +118,40 @@ describe('claude-code adapter on hand-made payloads', () => {
     const r = run('claude-code', 'SessionStart', p, env);
     expect(r.events[0].transcriptPath).toBeUndefined();
     expect(r.notes.join(' ')).toMatch(/transcriptPath removed/);
+  });
+
+  it('Stop → every reply of the turn from the transcript, then the last one, each once', () => {
+    const { home } = tempHome();
+    const file = join(home, '.claude', 'projects', '-home-dev-projects-demo', `${SESSION}.jsonl`);
+    mkdirSync(dirname(file), { recursive: true });
+    const rec = (r: object) => JSON.stringify(r) + '\n';
+    const user = (content: unknown) => rec({ type: 'user', isSidechain: false, message: { role: 'user', content } });
+    const said = (...blocks: object[]) => rec({ type: 'assistant', isSidechain: false, message: { role: 'assistant', content: blocks } });
+    // The captured session (an earlier turn: prompt, tool call, reply), then a turn with three replies.
+    const captured = readFileSync(new URL('../fixtures/hosts/claude-code/sessions/3a198a8b-7eab-4cb5-a69e-e6477faacf11.jsonl', import.meta.url), 'utf8');
+    writeFileSync(file, captured + [
+      user('why does the build fail on the new runners?'),
+      said({ type: 'text', text: 'The runners are arm64 and the image pins an amd64 binary: that is the cause.' }, { type: 'tool_use', id: 't1', name: 'Bash', input: {} }),
+      user([{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }]),
+      rec({ type: 'user', isMeta: true, message: { role: 'user', content: 'caveat' } }),
+      rec({ type: 'assistant', isSidechain: true, message: { role: 'assistant', content: [{ type: 'text', text: 'a subagent talking' }] } }),
+      said({ type: 'tool_use', id: 't2', name: 'Edit', input: {} }),
+      said({ type: 'text', text: 'Switched the image to the multi-arch tag.' }),
+      said({ type: 'text', text: 'Fixed: the build passes on arm64.' }),
+    ].join(''));
+    const r = run('claude-code', 'Stop', {
+      ...common, transcript_path: file, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Fixed: the build passes on arm64.',
+    }, { ...env, HOME: home });
+    expect(r.events.map((e) => e.message)).toEqual([
+      'The runners are arm64 and the image pins an amd64 binary: that is the cause.',
+      'Switched the image to the multi-arch tag.',
+      'Fixed: the build passes on arm64.',
+    ]);
+    expect(r.events.every((e) => e.kind === 'assistant_message' && e.promptId === PROMPT_ID)).toBe(true);
+  });
+
+  it('Stop → the last reply alone when the transcript cannot be read', () => {
+    const r = run('claude-code', 'Stop', { ...common, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' }, env);
+    expect(r.events.map((e) => e.message)).toEqual(['done']);
   });
 });

@@ -34,8 +34,9 @@ export interface ScratchHome {
   cleanup(): void;
 }
 
-// Loaded with `node --require` into each hook process: Date runs from BENCH_CLOCK_AT on, so the
-// hook stamps its events with the session's own time (the hook stamps `at` with its clock).
+// Loaded with `node --require` into each hook process: `new Date()` runs from BENCH_CLOCK_AT on,
+// so the hook stamps its events with the session's own time. Date.now() stays real: it signs the
+// requests to the worker (which refuses a skewed signature) and times the hook's own deadlines.
 const CLOCK_SHIM = `'use strict';
 const at = Date.parse(process.env.BENCH_CLOCK_AT || '');
 if (Number.isFinite(at)) {
@@ -43,7 +44,6 @@ if (Number.isFinite(at)) {
   const offset = at - Real.now();
   class Shifted extends Real {
     constructor(...args) { if (args.length === 0) super(Real.now() + offset); else super(...args); }
-    static now() { return Real.now() + offset; }
   }
   globalThis.Date = Shifted;
 }

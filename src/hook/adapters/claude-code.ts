@@ -4,6 +4,7 @@
  */
 import type { HookHostId } from '../../shared/hosts.js';
 import { hookSpecificOutput, messageDraft, one, pick, pickStr, str, toolDraft, type Draft, type Payload } from './common.js';
+import { turnReplies } from './claude-transcript.js';
 import { defineAdapter, type Handler } from './define.js';
 
 /** Subagent events carry `agent_id`; the session they run in is the parent. */
@@ -12,8 +13,20 @@ function subagent(p: Payload): Partial<Draft> {
   return agentId ? { agentId, isSubagent: true, parentSessionId: str(p.session_id) } : {};
 }
 
-/** Handlers shared by the Claude lineage; `turnKey` names the host's own prompt/turn id field. */
-export function claudeLineage(host: HookHostId, turnKey: 'prompt_id' | 'turn_id'): Record<string, Handler> {
+/**
+ * The turn's replies: the ones before the last from the transcript (when `replies` reads it), then
+ * the last one the payload carries. A reply the transcript already holds is not sent twice.
+ */
+function turnMessages(last: string | undefined, earlier: string[]): string[] {
+  const out = earlier.filter((t) => t !== last?.trim());
+  return last ? [...out, last] : out;
+}
+
+/**
+ * Handlers shared by the Claude lineage; `turnKey` names the host's own prompt/turn id field;
+ * `replies` reads a turn's earlier replies from the host's transcript (Claude Code's format).
+ */
+export function claudeLineage(host: HookHostId, turnKey: 'prompt_id' | 'turn_id', replies?: (file: string | undefined) => string[]): Record<string, Handler> {
   const ids = (p: Payload): Partial<Draft> => ({ promptId: str(p[turnKey]), ...subagent(p) });
   const finished = (p: Payload, notes: string[], failed: boolean): Draft[] =>
     one(toolDraft(host, pickStr(p, 'tool_name'), {
@@ -23,13 +36,14 @@ export function claudeLineage(host: HookHostId, turnKey: 'prompt_id' | 'turn_id'
       toolFailed: failed || undefined,
       ...ids(p),
     }), notes);
-  const stop = (p: Payload, notes: string[], extra: Partial<Draft> = {}): Draft[] => {
+  const stop = (p: Payload, notes: string[], file: string | undefined, extra: Partial<Draft> = {}): Draft[] => {
     // A Stop hook that made the agent continue fires again with stop_hook_active: same turn.
     if (p.stop_hook_active === true) {
       notes.push('Stop re-entry (stop_hook_active); already captured');
       return [];
     }
-    return messageDraft(pickStr(p, 'last_assistant_message'), { ...ids(p), ...extra });
+    const earlier = replies ? replies(file) : [];
+    return turnMessages(pickStr(p, 'last_assistant_message'), earlier).flatMap((m) => messageDraft(m, { ...ids(p), ...extra }));
   };
   return {
     sessionstart: ({ p }) => [{ kind: 'session_start', reason: str(p.source), ...subagent(p) }],
@@ -40,9 +54,10 @@ export function claudeLineage(host: HookHostId, turnKey: 'prompt_id' | 'turn_id'
     },
     posttooluse: ({ p, notes }) => finished(p, notes, false),
     posttoolusefailure: ({ p, notes }) => finished(p, notes, true),
-    stop: ({ p, notes }) => stop(p, notes),
+    stop: ({ p, notes, transcript }) => stop(p, notes, transcript(p.transcript_path)),
+    // A subagent's replies are its own transcript's sidechain: only its last one is kept.
     subagentstop: ({ p, notes, transcript }) =>
-      stop(p, notes, { isSubagent: true, transcriptPath: transcript(p.agent_transcript_path) }),
+      stop(p, notes, undefined, { isSubagent: true, transcriptPath: transcript(p.agent_transcript_path) }),
     precompact: ({ p }) => [{ kind: 'compact', reason: str(p.trigger), ...subagent(p) }],
     sessionend: ({ p }) => [{ kind: 'session_end', reason: str(p.reason) }],
   };
@@ -60,7 +75,7 @@ export const claudeCodeAdapter = defineAdapter({
   events: ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStop',
     'PreCompact', 'SessionEnd'],
   contextEvents: ['SessionStart', 'UserPromptSubmit'],
-  handlers: claudeLineage('claude-code', 'prompt_id'),
+  handlers: claudeLineage('claude-code', 'prompt_id', turnReplies),
   sessionId: (p, env) => p.session_id ?? env.CLAUDE_CODE_SESSION_ID,
   cwd: (p) => [p.cwd],
   transcript: (p) => p.transcript_path,

@@ -25,6 +25,8 @@ const CAMEL_RE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 export interface Alt {
   tokens: string[];
   prefix: boolean;
+  /** A prefix the query added by itself (the word was typed whole): search may leave it out. */
+  auto?: boolean;
 }
 
 export interface QueryTerm {
@@ -63,7 +65,7 @@ export function camelParts(word: string): string[] {
 const single = (t: string, prefix = false): Alt => ({ tokens: [fold(t)], prefix });
 
 /** The alternatives of one bare chunk of the query (no whitespace in it). */
-function chunkAlts(chunk: string): { alts: Alt[]; stop: boolean } {
+function chunkAlts(chunk: string, stopWords: boolean): { alts: Alt[]; stop: boolean } {
   const explicitPrefix = /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u.test(chunk);
   const words = tokensOf(chunk);
   if (!words.length) return { alts: [], stop: false };
@@ -73,8 +75,8 @@ function chunkAlts(chunk: string): { alts: Alt[]; stop: boolean } {
     const parts = camelParts(w);
     if (parts.length) return { alts: [single(w), { tokens: parts, prefix: false }], stop: false };
     const f = fold(w);
-    if (isStopWord(f)) return { alts: [single(w)], stop: true };
-    return { alts: f.length >= AUTO_PREFIX_MIN ? [single(w), single(w, true)] : [single(w)], stop: false };
+    if (stopWords && isStopWord(f)) return { alts: [single(w)], stop: true };
+    return { alts: f.length >= AUTO_PREFIX_MIN ? [single(w), { ...single(w, true), auto: true }] : [single(w)], stop: false };
   }
   const folded = words.map(fold);
   const alts: Alt[] = [{ tokens: folded, prefix: explicitPrefix }];
@@ -91,8 +93,13 @@ function chunkAlts(chunk: string): { alts: Alt[]; stop: boolean } {
 
 const altKey = (a: Alt): string => `${a.tokens.join(' ')}${a.prefix ? '*' : ''}`;
 
+export interface QueryOptions {
+  /** Leave function words out (default); off only to measure what that gains. */
+  stopWords?: boolean;
+}
+
 /** The terms of `input`, in order; at most 16. */
-export function parseQuery(input: string): ParsedQuery {
+export function parseQuery(input: string, opts: QueryOptions = {}): ParsedQuery {
   const terms: QueryTerm[] = [];
   const stops: QueryTerm[] = [];
   const exact: string[][] = [];
@@ -111,7 +118,7 @@ export function parseQuery(input: string): ParsedQuery {
       if (!alt.prefix) exact.push(words);
       continue;
     }
-    const { alts, stop } = chunkAlts(part.replace(/[?!.,:;)\]}'`]+$/u, '').replace(/^[(['`]+/u, ''));
+    const { alts, stop } = chunkAlts(part.replace(/[?!.,:;)\]}'`]+$/u, '').replace(/^[(['`]+/u, ''), opts.stopWords !== false);
     if (!alts.length) continue;
     const key = alts.map(altKey).join('|');
     if (seen.has(key)) continue;

@@ -14,8 +14,14 @@ import { FTS_TABLE, KIND_BASE, KIND_SPAN, TEXT_COLUMNS, type IndexedKind } from 
 import type { StatementCache } from './statements.js';
 import { fileTag, hostTag, projectTag, queryFileSuffixes, typeTag } from './tags.js';
 
-const WINDOW = 2000;
+const WINDOW = 1000;
 const RARE = 2000;
+/**
+ * A word with more matches than this is not also searched as a prefix: it finds plenty as it is,
+ * and BM25 of a prefix reads the whole posting list of every word it covers (the largest cost of
+ * a search at 100,000 rows). Prefixes are for words that are rare or absent (`auth`, `migr`).
+ */
+const PREFIX_WHEN_AT_MOST = 500;
 
 /** Column weights per kind: head, body, files, extra (compound words), tags. */
 const BM25: Readonly<Record<IndexedKind, string>> = {
@@ -55,6 +61,11 @@ interface Plan {
   hi: number;
 }
 
+/** The `want` best candidates, best first (newest first among equals). */
+function top(list: Candidate[], want: number): Candidate[] {
+  return list.length <= want ? list : [...list].sort((a, b) => b.score - a.score || b.id - a.id).slice(0, want);
+}
+
 export class CandidateFinder {
   constructor(private readonly stmts: StatementCache) {}
 
@@ -63,6 +74,24 @@ export class CandidateFinder {
     if (f.type === 'prompt' || f.type === 'summary' || f.type === 'assistant') return f.file ? [] : [f.type];
     if (f.type || f.file) return ['observation'];
     return ['observation', 'prompt', 'assistant', 'summary'];
+  }
+
+  /** The query as searched: automatic prefixes dropped from words that are common on their own. */
+  prepare(q: ParsedQuery, autoPrefix = true): ParsedQuery {
+    const terms = q.terms.map((t): QueryTerm => {
+      const exact = t.alts.filter((a) => !a.auto);
+      if (exact.length === t.alts.length || !exact.length) return t;
+      if (!autoPrefix) return { ...t, alts: exact };
+      const common = this.matches(toFtsExpression([{ ...t, alts: exact }], TEXT_COLUMNS), PREFIX_WHEN_AT_MOST + 1) > PREFIX_WHEN_AT_MOST;
+      return common ? { ...t, alts: exact } : t;
+    });
+    return { ...q, terms };
+  }
+
+  /** Rows of any kind matching `expr`, counted up to `cap`. */
+  private matches(expr: string | null, cap: number): number {
+    if (!expr) return 0;
+    return (this.stmts.get(`SELECT count(*) AS n FROM (SELECT 1 FROM ${FTS_TABLE} WHERE ${FTS_TABLE} MATCH ? LIMIT ${cap})`).get(expr) as { n: number }).n;
   }
 
   find(kind: IndexedKind, q: ParsedQuery, f: Filters, want: number): Candidate[] {
@@ -76,12 +105,12 @@ export class CandidateFinder {
       return kind === 'assistant' ? [] : this.newest(kind, f, want);
     }
     const full = this.withTags(expr, plan);
-    if (this.count(full, plan, WINDOW + 1) <= WINDOW) return this.ranked(full, plan, want, null);
-    const floor = this.floor(full, plan);
+    const newest = this.window(full, plan);
+    if (newest.length < WINDOW) return top(newest, want);
     const found = new Map<number, Candidate>();
-    for (const c of this.ranked(full, plan, want, floor)) found.set(c.id, c);
+    for (const c of top(newest, want)) found.set(c.id, c);
     const rare = this.rareExpression(q.terms, plan);
-    if (rare) for (const c of this.ranked(rare, plan, want, null)) if (!found.has(c.id)) found.set(c.id, c);
+    if (rare) for (const c of this.ranked(rare, plan, want)) if (!found.has(c.id)) found.set(c.id, c);
     return [...found.values()];
   }
 
@@ -120,19 +149,22 @@ export class CandidateFinder {
       .get(expr, ...p.timeParams) as { n: number }).n;
   }
 
-  /** The rowid of the WINDOW-th newest match. */
-  private floor(expr: string, p: Plan): number {
-    const r = this.stmts.get(`SELECT ${FTS_TABLE}.rowid AS id FROM ${p.from} WHERE ${this.where(p)}
-      ORDER BY ${FTS_TABLE}.rowid DESC LIMIT 1 OFFSET ${WINDOW - 1}`).get(expr, ...p.timeParams) as { id: number } | undefined;
-    return r?.id ?? p.lo;
+  /** The newest WINDOW matches with their scores (all of them when there are fewer). */
+  private window(expr: string, p: Plan): Candidate[] {
+    const rows = this.stmts.get(`SELECT ${FTS_TABLE}.rowid AS id, ${BM25[p.kind]} AS score FROM ${p.from}
+      WHERE ${this.where(p)} ORDER BY ${FTS_TABLE}.rowid DESC LIMIT ${WINDOW}`).all(expr, ...p.timeParams) as { id: number; score: number }[];
+    return this.candidates(p.kind, rows);
   }
 
-  private ranked(expr: string, p: Plan, want: number, floor: number | null): Candidate[] {
+  private ranked(expr: string, p: Plan, want: number): Candidate[] {
     const rows = this.stmts.get(`SELECT ${FTS_TABLE}.rowid AS id, ${BM25[p.kind]} AS score FROM ${p.from}
-      WHERE ${this.where(p)}${floor === null ? '' : ` AND ${FTS_TABLE}.rowid >= ?`} ORDER BY score LIMIT ?`)
-      .all(expr, ...p.timeParams, ...(floor === null ? [] : [floor]), want) as { id: number; score: number }[];
-    const base = KIND_BASE[p.kind];
-    return rows.map((r) => ({ kind: p.kind, id: r.id - base, score: -r.score }));
+      WHERE ${this.where(p)} ORDER BY score LIMIT ?`).all(expr, ...p.timeParams, want) as { id: number; score: number }[];
+    return this.candidates(p.kind, rows);
+  }
+
+  private candidates(kind: IndexedKind, rows: { id: number; score: number }[]): Candidate[] {
+    const base = KIND_BASE[kind];
+    return rows.map((r) => ({ kind, id: r.id - base, score: -r.score }));
   }
 
   /** The optional terms with few matches (and the required ones), or null when none is rare. */

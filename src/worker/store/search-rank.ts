@@ -12,12 +12,26 @@
  */
 import type { IndexedKind } from './search-layout.js';
 
-export const KIND_WEIGHT: Readonly<Record<IndexedKind, number>> = { observation: 1.0, prompt: 1.2, assistant: 1.0, summary: 0.8 };
-const ROW_DECAY = 0.5;
-const TURN_DECAY = 0.25;
-const RECENCY_BOOST = 0.1;
-const RECENCY_HALF_LIFE_DAYS = 14;
-const FILES_BOOST = 0.15;
+/** The weights of the signals (docs/search.md gives what each gains on `npm run bench:recall`). */
+export interface RankWeights {
+  kind: Readonly<Record<IndexedKind, number>>;
+  /** Weight of a turn's n-th best row: rowDecay ** n. */
+  rowDecay: number;
+  /** Weight of a session's n-th best turn: turnDecay ** n. */
+  turnDecay: number;
+  recencyBoost: number;
+  recencyHalfLifeDays: number;
+  filesBoost: number;
+}
+
+export const DEFAULT_WEIGHTS: Readonly<RankWeights> = {
+  kind: { observation: 1.0, prompt: 1.2, assistant: 1.0, summary: 0.8 },
+  rowDecay: 0.5,
+  turnDecay: 0.25,
+  recencyBoost: 0.1,
+  recencyHalfLifeDays: 14,
+  filesBoost: 0.15,
+};
 const DAY_MS = 86_400_000;
 
 export interface RankedRow {
@@ -49,6 +63,7 @@ export interface RankOptions {
   now: number;
   /** Files the asking session read or changed (their last path parts are compared). */
   touched: ReadonlySet<string>;
+  weights?: Readonly<RankWeights>;
 }
 
 const decayed = (scores: number[], decay: number): number =>
@@ -60,7 +75,7 @@ export function touchedKeys(files: readonly string[]): Set<string> {
   return new Set(files.map(tail));
 }
 
-function group(rows: readonly RankedRow[]): SessionGroup[] {
+function group(rows: readonly RankedRow[], w: Readonly<RankWeights>): SessionGroup[] {
   const sessions = new Map<number, Map<string, RankedRow[]>>();
   for (const r of rows) {
     let turns = sessions.get(r.sessionId);
@@ -73,16 +88,16 @@ function group(rows: readonly RankedRow[]): SessionGroup[] {
   }
   return [...sessions].map(([sessionId, turns]) => {
     const groups = [...turns.values()].map((list): TurnGroup => {
-      const sorted = [...list].sort((a, b) => b.score * KIND_WEIGHT[b.kind] - a.score * KIND_WEIGHT[a.kind] || b.createdAt.localeCompare(a.createdAt));
+      const sorted = [...list].sort((a, b) => b.score * w.kind[b.kind] - a.score * w.kind[a.kind] || b.createdAt.localeCompare(a.createdAt));
       return {
         promptNumber: sorted[0].kind === 'summary' ? null : sorted[0].promptNumber,
         rows: sorted,
-        score: decayed(sorted.map((r) => r.score * KIND_WEIGHT[r.kind]), ROW_DECAY),
+        score: decayed(sorted.map((r) => r.score * w.kind[r.kind]), w.rowDecay),
       };
     });
     groups.sort((a, b) => b.score - a.score);
     const newest = list(turns).reduce((m, r) => (r.createdAt > m ? r.createdAt : m), '');
-    return { sessionId, turns: groups, score: decayed(groups.map((g) => g.score), TURN_DECAY), newest };
+    return { sessionId, turns: groups, score: decayed(groups.map((g) => g.score), w.turnDecay), newest };
   });
 }
 
@@ -90,12 +105,13 @@ const list = (turns: Map<string, RankedRow[]>): RankedRow[] => [...turns.values(
 
 /** Sessions, best first. */
 export function rankSessions(rows: readonly RankedRow[], o: RankOptions): SessionGroup[] {
-  const sessions = group(rows);
+  const w = o.weights ?? DEFAULT_WEIGHTS;
+  const sessions = group(rows, w);
   if (!o.relevance) return sessions.sort((a, b) => b.newest.localeCompare(a.newest) || b.sessionId - a.sessionId);
   for (const s of sessions) {
     const ageDays = Math.max(0, (o.now - Date.parse(s.newest)) / DAY_MS) || 0;
-    let factor = 1 + RECENCY_BOOST * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
-    if (o.touched.size && s.turns.some((t) => t.rows.some((r) => r.files.some((f) => o.touched.has(tail(f)))))) factor += FILES_BOOST;
+    let factor = 1 + w.recencyBoost * 0.5 ** (ageDays / w.recencyHalfLifeDays);
+    if (o.touched.size && s.turns.some((t) => t.rows.some((r) => r.files.some((f) => o.touched.has(tail(f)))))) factor += w.filesBoost;
     s.score *= factor;
   }
   return sessions.sort((a, b) => b.score - a.score || b.newest.localeCompare(a.newest));

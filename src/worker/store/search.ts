@@ -6,11 +6,11 @@
  * See docs/search.md.
  */
 import { StoreError } from './errors.js';
-import { hasExactPhrases, parseQuery, type ParsedQuery } from './fts-query.js';
+import { hasExactPhrases, parseQuery, type ParsedQuery, type QueryOptions } from './fts-query.js';
 import { isoTime, parseList } from './rows.js';
 import { CandidateFinder, SOURCE_TABLE, type Candidate, type Filters } from './search-candidates.js';
 import type { IndexedKind } from './search-layout.js';
-import { rankSessions, touchedKeys, type RankedRow } from './search-rank.js';
+import { DEFAULT_WEIGHTS, rankSessions, touchedKeys, type RankedRow, type RankWeights } from './search-rank.js';
 import { ResultBuilder } from './search-results.js';
 import type { StatementCache } from './statements.js';
 import type { SearchAnswer, SearchQuery } from './types.js';
@@ -60,10 +60,22 @@ interface MetaRow {
   text: string | null;
 }
 
+/** How a search reads queries and weighs its signals: the defaults, or one signal off to measure it (bench:recall). */
+export interface SearchTuning {
+  query: QueryOptions & { autoPrefix?: boolean };
+  weights: Readonly<RankWeights>;
+}
+
+export const DEFAULT_TUNING: Readonly<SearchTuning> = { query: {}, weights: DEFAULT_WEIGHTS };
+
 export class Searcher {
   private readonly finder: CandidateFinder;
 
-  constructor(private readonly stmts: StatementCache, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    private readonly stmts: StatementCache,
+    private readonly now: () => Date = () => new Date(),
+    private readonly tuning: Readonly<SearchTuning> = DEFAULT_TUNING,
+  ) {
     this.finder = new CandidateFinder(stmts);
   }
 
@@ -78,7 +90,7 @@ export class Searcher {
       until: timeBound(q.until, 'until'),
       file: q.file?.trim() || undefined,
     };
-    const parsed = parseQuery(typeof q.query === 'string' ? q.query : '');
+    const parsed = this.finder.prepare(parseQuery(typeof q.query === 'string' ? q.query : '', this.tuning.query), this.tuning.query.autoPrefix !== false);
     const touched = this.touchedFiles(q);
     const first = this.ranked(parsed, f, offset + limit, touched);
     let sessions = first;
@@ -96,7 +108,7 @@ export class Searcher {
     const rows = Math.min(MAX_ROWS, Math.max(MIN_ROWS, want * ROWS_PER_RESULT));
     const ranked: RankedRow[] = [];
     for (const kind of this.finder.kindsFor(f)) ranked.push(...this.withMeta(kind, this.finder.find(kind, parsed, f, rows), parsed));
-    return rankSessions(ranked, { relevance: parsed.terms.length > 0, now: this.now().getTime(), touched });
+    return rankSessions(ranked, { relevance: parsed.terms.length > 0, now: this.now().getTime(), touched, weights: this.tuning.weights });
   }
 
   /** Session, turn and time of each candidate; quoted phrases are checked word for word here. */

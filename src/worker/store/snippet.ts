@@ -51,6 +51,15 @@ function locator(q: ParsedQuery): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...new Set(alts)].join('|')})`, 'iu');
 }
 
+// One query's matchers, built once for all the snippets of an answer.
+const built = new WeakMap<ParsedQuery, { isHit: (w: string) => boolean; locate: RegExp }>();
+
+function matchersOf(q: ParsedQuery): { isHit: (w: string) => boolean; locate: RegExp } {
+  let m = built.get(q);
+  if (!m) built.set(q, (m = { isHit: matcher(q), locate: locator(q) }));
+  return m;
+}
+
 /** The part of a long text around its first match (or its head); the window starts well after the cut. */
 function around(text: string, locate: RegExp): string {
   const i = text.search(locate);
@@ -64,8 +73,7 @@ function around(text: string, locate: RegExp): string {
  * cut. Looks through `fields` in order and uses the one with the most matches; null when none.
  */
 export function makeSnippet(fields: readonly (string | null | undefined)[], q: ParsedQuery): string | null {
-  const isHit = matcher(q);
-  const locate = locator(q);
+  const { isHit, locate } = matchersOf(q);
   let best: { text: string; ws: Word[]; hits: number } | null = null;
   for (const field of fields) {
     if (!field) continue;
