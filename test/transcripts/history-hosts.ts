@@ -2,7 +2,7 @@
  * Each host's captured session, put where the host keeps its logs under a temp HOME, with what
  * an import of it must store (the ids are the host's own, from the same capture's hooks/events).
  */
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HostId } from '../../src/shared/hosts.js';
 import { FIXTURES } from '../helpers/temp.js';
@@ -60,3 +60,21 @@ export const HOST_CASES: HostCase[] = [
     cwd: CWD,
   },
 ];
+
+HOST_CASES.push({
+  host: 'gemini',
+  schema: 'gemini',
+  place: (home) => {
+    const name = only('gemini-cli', (f) => f.endsWith('.jsonl'));
+    const root = join(home, '.gemini', 'tmp', 'demo');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [CWD]: 'demo' } }));
+    return [put(fixture('gemini-cli', name), join(root, 'chats', name))];
+  },
+  sessionId: 'cb86408f-c3e4-47f5-b0bd-b6c762ed585e',
+  prompt: 'say hello using the shell',
+  promptId: '776696a3-cf2e-4f5e-bf17-c66fabc31bb4',
+  toolUseIds: ['run_shell_command__run_shell_command_1796036127526_0'],
+  outcome: 'All done.',
+  cwd: CWD,
+});

@@ -5,6 +5,7 @@
  */
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
+import { geminiChat } from './gemini-chat.js';
 
 export interface HistoryReader {
   /** The logs (sessions) one matched file holds. */
@@ -13,7 +14,9 @@ export interface HistoryReader {
   open(log: HistoryLog): Promise<ByteSource | null>;
 }
 
-const READERS: Record<string, HistoryReader> = {};
+const READERS: Record<string, HistoryReader> = {
+  'gemini-chat': geminiChat,
+};
 
 export function historyReader(name: string): HistoryReader {
   const r = READERS[name];
