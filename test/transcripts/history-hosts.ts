@@ -78,3 +78,16 @@ HOST_CASES.push({
   outcome: 'All done.',
   cwd: CWD,
 });
+
+HOST_CASES.push({
+  host: 'copilot',
+  schema: 'copilot',
+  place: (home) => [put(fixture('copilot-cli', '988f3697-e22e-45f2-954a-2f8ffde54791', 'events.jsonl'),
+    join(home, '.copilot', 'session-state', '988f3697-e22e-45f2-954a-2f8ffde54791', 'events.jsonl'))],
+  sessionId: '988f3697-e22e-45f2-954a-2f8ffde54791',
+  prompt: 'say hello using bash',
+  promptId: '040cfb42-91e4-4b96-bf2e-6fae5a04146d',
+  toolUseIds: ['call_slag1os5jy'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
