@@ -91,3 +91,29 @@ HOST_CASES.push({
   outcome: 'All done.',
   cwd: CWD,
 });
+
+HOST_CASES.push({
+  host: 'pi',
+  schema: 'pi',
+  place: (home) => {
+    const name = only('pi', (f) => f.endsWith('.jsonl'));
+    return [put(fixture('pi', name), join(home, '.pi', 'agent', 'sessions', '--home-dev-projects-demo--', name))];
+  },
+  sessionId: '01a22c17-fd4e-740e-9726-113d76eab436',
+  prompt: 'say hello using bash',
+  promptId: '3f42da9d',
+  toolUseIds: ['call_5lyu0qmkqd'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
+
+// OMP writes Pi's tree format (no captured OMP log): Pi's session, where OMP keeps its own.
+HOST_CASES.push({
+  ...HOST_CASES.find((c) => c.host === 'pi')!,
+  host: 'omp',
+  schema: 'omp',
+  place: (home) => {
+    const name = only('pi', (f) => f.endsWith('.jsonl'));
+    return [put(fixture('pi', name), join(home, '.omp', 'agent', 'sessions', '--home-dev-projects-demo--', name))];
+  },
+});
