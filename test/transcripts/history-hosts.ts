@@ -2,7 +2,8 @@
  * Each host's captured session, put where the host keeps its logs under a temp HOME, with what
  * an import of it must store (the ids are the host's own, from the same capture's hooks/events).
  */
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HostId } from '../../src/shared/hosts.js';
 import { FIXTURES } from '../helpers/temp.js';
@@ -116,4 +117,40 @@ HOST_CASES.push({
     const name = only('pi', (f) => f.endsWith('.jsonl'));
     return [put(fixture('pi', name), join(home, '.omp', 'agent', 'sessions', '--home-dev-projects-demo--', name))];
   },
+});
+
+/** A host's SQLite store rebuilt from the captured rows (`sessions/sqlite/<table>.jsonl`), in WAL mode as the host keeps it. */
+export function sqliteFromRows(dbPath: string, rowsDir: string, tables: readonly string[]): string {
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const db = new Database(dbPath);
+  db.pragma('journal_mode = WAL');
+  for (const table of tables) {
+    const rows = readFileSync(join(rowsDir, `${table}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    db.exec(`CREATE TABLE "${table}" (${cols.map((c) => `"${c}"`).join(', ')})`);
+    const ins = db.prepare(`INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+    for (const r of rows) {
+      ins.run(...cols.map((c) => {
+        const v = r[c];
+        if (v === undefined || v === null) return null;
+        if (typeof v === 'object') return JSON.stringify(v);
+        if (typeof v === 'boolean') return v ? 1 : 0;
+        return v as string | number;
+      }));
+    }
+  }
+  db.close();
+  return dbPath;
+}
+
+HOST_CASES.push({
+  host: 'opencode',
+  schema: 'opencode',
+  place: (home) => [sqliteFromRows(join(home, '.local', 'share', 'opencode', 'opencode.db'), fixture('opencode', 'sqlite'), ['session', 'message', 'part'])],
+  sessionId: 'ses_dd3e8333effexHg37dzll7XDI0',
+  prompt: '"say hello using bash"',
+  promptId: 'msg_22c17cde8001s4kXE5Yz3qspom',
+  toolUseIds: ['call_mlfkrvshh9'],
+  outcome: 'All done.',
+  cwd: CWD,
 });

@@ -6,6 +6,7 @@
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
 import { geminiChat } from './gemini-chat.js';
+import { opencodeSqlite } from './opencode-sqlite.js';
 
 export interface HistoryReader {
   /** The logs (sessions) one matched file holds. */
@@ -16,6 +17,7 @@ export interface HistoryReader {
 
 const READERS: Record<string, HistoryReader> = {
   'gemini-chat': geminiChat,
+  'opencode-sqlite': opencodeSqlite,
 };
 
 export function historyReader(name: string): HistoryReader {
