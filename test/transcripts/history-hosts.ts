@@ -154,3 +154,15 @@ HOST_CASES.push({
   outcome: 'All done.',
   cwd: CWD,
 });
+
+HOST_CASES.push({
+  host: 'openclaw',
+  schema: 'openclaw',
+  place: (home) => [sqliteFromRows(join(home, '.openclaw', 'agents', 'main', 'agent', 'openclaw-agent.sqlite'), fixture('openclaw', 'sqlite'), ['transcript_events', 'session_nodes'])],
+  sessionId: '2ca8660e-5720-4ac4-93f3-2618843d13aa',
+  prompt: 'say hello using bash',
+  promptId: '2e2c77ff-2523-4001-88fe-6285abcec046',
+  toolUseIds: ['call_thr5po8piz'],
+  outcome: 'All done.',
+  cwd: CWD,
+});

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,5 +68,33 @@ describe('OpenCode store, read while OpenCode runs', () => {
     db.exec('DROP TABLE part');
     db.close();
     expect(await opencode().findLogs(envOf(home))).toEqual([]);
+  });
+});
+
+describe('OpenClaw store', () => {
+  const openclaw = () => historySources().find((s) => s.schema === 'openclaw')!;
+
+  it('reads zstd-compressed entries and dead-letters rows that cannot be decoded, then finishes', async () => {
+    const home = tempDir('home');
+    const [dbPath] = HOST_CASES.find((c) => c.host === 'openclaw')!.place(home);
+    const sid = '2ca8660e-5720-4ac4-93f3-2618843d13aa';
+    const entry = { type: 'message', id: 'e-late', parentId: null, timestamp: '2026-11-30T10:56:00.000Z', message: { role: 'user', content: 'one more thing' } };
+    const compressed = execFileSync('zstd', ['-q', '-c'], { input: JSON.stringify(entry) });
+    const db = new Database(dbPath);
+    const ins = db.prepare('INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd) VALUES (?, ?, ?, ?, ?)');
+    ins.run(sid, 9, '{"type": "message", "id": ', 1796036160000, null);
+    ins.run(sid, 10, null, 1796036160001, Buffer.from('not zstd'));
+    ins.run(sid, 11, null, 1796036160002, compressed);
+    db.close();
+    const store = testStore();
+    const [log] = await openclaw().findLogs(envOf(home));
+    const r = await ingestHistoryLog({ store, source: openclaw(), log });
+    expect(r).toMatchObject({ status: 'done', deadLetters: 2 });
+    expect(rows(store.dbPath).prompts.map((p) => [p.nativeId, p.text])).toEqual([
+      ['2e2c77ff-2523-4001-88fe-6285abcec046', 'say hello using bash'], ['e-late', 'one more thing'],
+    ]);
+    const again = await ingestHistoryLog({ store, source: openclaw(), log });
+    expect(again).toMatchObject({ status: 'done', stored: 0, deadLetters: 0 });
+    store.close();
   });
 });

@@ -6,6 +6,7 @@
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
 import { geminiChat } from './gemini-chat.js';
+import { openclawSqlite } from './openclaw-sqlite.js';
 import { opencodeSqlite } from './opencode-sqlite.js';
 
 export interface HistoryReader {
@@ -18,6 +19,7 @@ export interface HistoryReader {
 const READERS: Record<string, HistoryReader> = {
   'gemini-chat': geminiChat,
   'opencode-sqlite': opencodeSqlite,
+  'openclaw-sqlite': openclawSqlite,
 };
 
 export function historyReader(name: string): HistoryReader {
