@@ -6,6 +6,7 @@
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
 import { geminiChat } from './gemini-chat.js';
+import { grokUpdates } from './grok-updates.js';
 import { openclawSqlite } from './openclaw-sqlite.js';
 import { opencodeSqlite } from './opencode-sqlite.js';
 
@@ -20,6 +21,7 @@ const READERS: Record<string, HistoryReader> = {
   'gemini-chat': geminiChat,
   'opencode-sqlite': opencodeSqlite,
   'openclaw-sqlite': openclawSqlite,
+  'grok-updates': grokUpdates,
 };
 
 export function historyReader(name: string): HistoryReader {
