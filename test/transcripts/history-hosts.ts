@@ -183,3 +183,20 @@ HOST_CASES.push({
   outcome: 'All done.',
   cwd: CWD,
 });
+
+HOST_CASES.push({
+  host: 'kimi',
+  schema: 'kimi',
+  place: (home) => {
+    const dir = join(home, '.kimi-code', 'sessions', 'wd_demo_b5d9bd27fb6a', 'session_9645a1f8-f1bc-4488-ac24-51f2eca09e4b');
+    put(fixture('kimi-code', 'state.json'), join(dir, 'state.json'));
+    put(fixture('kimi-code', 'session_index.jsonl'), join(home, '.kimi-code', 'session_index.jsonl'));
+    return [put(fixture('kimi-code', 'agents', 'main', 'wire.jsonl'), join(dir, 'agents', 'main', 'wire.jsonl'))];
+  },
+  sessionId: 'session_9645a1f8-f1bc-4488-ac24-51f2eca09e4b',
+  prompt: 'say hello using bash',
+  promptId: '0',
+  toolUseIds: ['call_sr1i3ibzwv'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
