@@ -5,8 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historySources, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
+import { ingestFiles } from '../../src/worker/transcripts/ingest.js';
 import { tempDir } from '../helpers/temp.js';
-import { rows, testStore } from './helpers.js';
+import { rows, shipped, testStore } from './helpers.js';
 import { HOST_CASES } from './history-hosts.js';
 
 const envOf = (home: string) => ({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') });
@@ -95,6 +96,22 @@ describe('OpenClaw store', () => {
     ]);
     const again = await ingestHistoryLog({ store, source: openclaw(), log });
     expect(again).toMatchObject({ status: 'done', stored: 0, deadLetters: 0 });
+    store.close();
+  });
+});
+
+describe('transcript ingest with a reader schema', () => {
+  it('reads a store file through its reader (sessions, not raw bytes), once', async () => {
+    const home = tempDir('home');
+    const [dbPath] = HOST_CASES.find((c) => c.host === 'opencode')!.place(home);
+    const store = testStore();
+    const schema = shipped('opencode');
+    const first = await ingestFiles({ store, schema, pattern: dbPath });
+    expect(first).toMatchObject({ files: 1, deadLetters: 0, failed: [] });
+    expect(first.stored).toBeGreaterThan(0);
+    expect(rows(store.dbPath).prompts.map((p) => p.nativeId)).toEqual(['msg_22c17cde8001s4kXE5Yz3qspom']);
+    const second = await ingestFiles({ store, schema, pattern: dbPath });
+    expect(second).toMatchObject({ stored: 0, deadLetters: 0, failed: [] });
     store.close();
   });
 });

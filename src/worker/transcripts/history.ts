@@ -4,13 +4,13 @@
  * watcher). Logs that are not JSON lines go through a named reader that makes the line stream.
  */
 import { stat } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { HOST_IDS, HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
 import type { MemoryStore } from '../store/types.js';
 import { compileSchema, type CompiledSchema } from './engine.js';
 import { compileGlob, expandGlob, globMatches } from './glob.js';
-import { DEFAULT_MAX_LINE_BYTES, processFile, type FileMemory } from './processor.js';
+import type { ByteSource } from './byte-source.js';
+import { readLogToEnd, reopenable } from './ingest.js';
 import { historyReader } from './readers/index.js';
 import { loadShippedSchemas } from './shipped.js';
 import type { TranscriptSchema } from './types.js';
@@ -120,39 +120,18 @@ export interface HistoryIngestArgs {
 export async function ingestHistoryLog(a: HistoryIngestArgs): Promise<HistoryIngestResult> {
   const source = a.source as SourceImpl;
   if (!source.compiled) throw new Error(`not a history source: ${String(a.source.schema)}`);
-  const sum: HistoryIngestResult = { status: 'done', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0 };
-  let open;
+  let open: (() => Promise<ByteSource>) | undefined;
   if (source.reader) {
+    let made: ByteSource | null;
+    try { made = await historyReader(source.reader).open(a.log); } catch (e) {
+      return { status: 'failed', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0, error: `cannot read ${a.log.key}: ${(e as Error).message}` };
+    }
+    if (!made) return { status: 'done', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0 }; // the session is gone from the store
     const reader = historyReader(source.reader);
-    let made;
-    try { made = await reader.open(a.log); } catch (e) {
-      return { ...sum, status: 'failed', error: `cannot read ${a.log.key}: ${(e as Error).message}` };
-    }
-    if (!made) return sum; // the session is gone from the store
-    open = async () => made;
+    open = reopenable(made, () => reader.open(a.log));
   }
-  const mem: FileMemory = {};
-  let failures = 0;
-  let done = 0;
-  for (;;) {
-    const r = await processFile(
-      { path: a.log.key, watchName: `history:${source.schema}`, schema: source.compiled, maxLineBytes: a.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, open },
-      a.store, mem, { timeBudgetMs: 2000, isolate: failures >= 3 },
-    );
-    sum.bytes += r.bytes;
-    sum.lines += r.lines;
-    sum.stored += r.stored;
-    sum.duplicates += r.duplicates;
-    sum.deadLetters += r.deadLetters;
-    done = r.offset;
-    a.onProgress?.(done);
-    if (r.status === 'more') continue;
-    if (r.status === 'missing') return sum;
-    if (r.status === 'retry') {
-      if (++failures >= (a.attempts ?? 6)) return { ...sum, status: 'failed', error: r.error ?? 'unknown error' };
-      await sleep(50 * 2 ** failures);
-      continue;
-    }
-    return sum;
-  }
+  return readLogToEnd({
+    store: a.store, schema: source.compiled, key: a.log.key, watchName: `history:${source.schema}`,
+    maxLineBytes: a.maxLineBytes, attempts: a.attempts, open, onProgress: a.onProgress,
+  });
 }
