@@ -1,10 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historySources, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
 import { mergeUpdates } from '../../src/worker/transcripts/readers/grok-updates.js';
 import { tempDir } from '../helpers/temp.js';
-import { rows, testStore } from './helpers.js';
+import { FIXTURE_DIR, rows, testStore } from './helpers.js';
 import { HOST_CASES } from './history-hosts.js';
 
 const envOf = (home: string) => ({ HOME: home });
@@ -77,5 +78,72 @@ describe('Gemini chat recordings', () => {
     writeFileSync(file.replace(/\.jsonl$/, '.json'), '{"sessionId": "x", "messages": [');
     const { results } = await importHome('gemini', home);
     expect(results).toEqual([expect.objectContaining({ status: 'failed', error: expect.stringMatching(/cannot read/) })]);
+  });
+});
+
+describe('compressed logs', () => {
+  it('a zstd-compressed Codex rollout imports into the same rows as the plain one', async () => {
+    const codex = HOST_CASES.find((c) => c.host === 'codex')!;
+    const plainHome = tempDir('home');
+    const zstHome = tempDir('home');
+    codex.place(plainHome);
+    const [file] = codex.place(zstHome);
+    execFileSync('zstd', ['-q', '--rm', file, '-o', `${file}.zst`]);
+    const plain = await importHome('codex', plainHome);
+    const zst = await importHome('codex', zstHome);
+    expect(zst.results).toEqual([expect.objectContaining({ status: 'done', deadLetters: 0 })]);
+    expect(zst.rows.prompts).toEqual(plain.rows.prompts);
+    expect(zst.rows.observations).toEqual(plain.rows.observations);
+  });
+
+  it('DeepSeek Harness sessions (documented format) are found and read, compressed or not', async () => {
+    const home = tempDir('home');
+    const dir = join(home, '.dsh', 'sessions', '--home-dev-projects-demo--', 'dsh-sess-1');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(FIXTURE_DIR, 'dsh/--home-dev-projects-demo--/dsh-sess-1/session.jsonl.zstd'), join(dir, 'session.jsonl.zstd'));
+    expect(source('dsh').verified).toBe(false);
+    const { results, rows: r } = await importHome('dsh', home);
+    expect(results).toEqual([expect.objectContaining({ status: 'done', deadLetters: 0 })]);
+    expect(r.prompts.map((p) => [p.nativeId, p.text])).toEqual([['1', 'list the files and read README.md'], ['2', 'list the files and read README.md']]);
+  });
+});
+
+describe('Claude Code subagents', () => {
+  it('reads a subagent file into the parent session, marked with its agent id', async () => {
+    const claude = HOST_CASES.find((c) => c.host === 'claude-code')!;
+    const home = tempDir('home');
+    const [main] = claude.place(home);
+    const records = readFileSync(main, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r.type === 'user' || r.type === 'assistant')
+      .map((r) => JSON.stringify({ ...r, isSidechain: true, agentId: 'a5e1f0c', promptId: undefined,
+        uuid: `sub-${String(r.uuid)}`, message: JSON.parse(JSON.stringify(r.message).replaceAll('toolu_gmwiv4i6td', 'toolu_sub1')) }));
+    const sub = join(main.replace(/\.jsonl$/, ''), 'subagents', 'agent-a5e1f0c.jsonl');
+    mkdirSync(join(sub, '..'), { recursive: true });
+    writeFileSync(sub, records.join('\n') + '\n');
+    const { results, rows: r } = await importHome('claude-code', home);
+    expect(results.map((x) => x.status)).toEqual(['done', 'done']);
+    const subEvents = r.events.filter((e) => (e.payload as { agentId?: string }).agentId === 'a5e1f0c');
+    expect(subEvents.length).toBeGreaterThan(0);
+    expect(subEvents.every((e) => (e.payload as { isSubagent?: boolean; parentSessionId?: string }).isSubagent === true
+      && (e.payload as { parentSessionId?: string }).parentSessionId === claude.sessionId)).toBe(true);
+    expect(subEvents.some((e) => e.kind === 'session_start')).toBe(false);
+    expect(r.observations.filter((o) => o.toolUseId === 'toolu_sub1')).toHaveLength(1);
+    expect(r.sessions.find((s) => s.id === claude.sessionId)).toBeDefined();
+  });
+
+  it('a summary record names the session, a compaction summary is kept', async () => {
+    const claude = HOST_CASES.find((c) => c.host === 'claude-code')!;
+    const home = tempDir('home');
+    const [main] = claude.place(home);
+    const body = readFileSync(main, 'utf8');
+    const compact = { parentUuid: null, isSidechain: false, type: 'user', isCompactSummary: true, uuid: 'c1', timestamp: '2026-11-30T11:00:00.000Z',
+      cwd: claude.cwd, sessionId: claude.sessionId, message: { role: 'user', content: 'This session is being continued. Summary: greeted with bash.' } };
+    writeFileSync(main, `${JSON.stringify({ type: 'summary', summary: 'Bash greeting', leafUuid: 'x' })}\n${body}${JSON.stringify(compact)}\n`);
+    const { rows: r } = await importHome('claude-code', home);
+    const start = r.events.find((e) => e.kind === 'session_start');
+    expect((start?.payload as { title?: string }).title).toBe('Bash greeting');
+    expect(r.events.filter((e) => e.kind === 'observation').map((e) => (e.payload as { message?: string }).message))
+      .toEqual(['This session is being continued. Summary: greeted with bash.']);
+    expect(r.prompts.map((p) => p.text)).toEqual([claude.prompt]);
   });
 });
