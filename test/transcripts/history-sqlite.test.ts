@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historySources, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
@@ -112,6 +112,57 @@ describe('transcript ingest with a reader schema', () => {
     expect(rows(store.dbPath).prompts.map((p) => p.nativeId)).toEqual(['msg_22c17cde8001s4kXE5Yz3qspom']);
     const second = await ingestFiles({ store, schema, pattern: dbPath });
     expect(second).toMatchObject({ stored: 0, deadLetters: 0, failed: [] });
+    store.close();
+  });
+});
+
+describe('Goose sessions (documented format, hand-made)', () => {
+  const goose = () => historySources().find((s) => s.schema === 'goose')!;
+  const messages = [
+    { role: 'user', created: 1796036000, content: [{ type: 'text', text: 'say hello using the shell' }] },
+    { role: 'assistant', created: 1796036001, content: [{ type: 'toolRequest', id: 'toolu_g1', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'echo hello-from-mock' } } } }] },
+    { role: 'user', created: 1796036002, content: [{ type: 'toolResponse', id: 'toolu_g1', toolResult: { status: 'success', value: [{ type: 'text', text: 'hello-from-mock\n' }] } }] },
+    { role: 'assistant', created: 1796036003, content: [{ type: 'text', text: 'All done.' }] },
+  ];
+
+  function check(r: ReturnType<typeof rows>, session: string) {
+    expect(r.prompts).toEqual([{ session, nativeId: null, text: 'say hello using the shell' }]);
+    expect(r.observations.map((o) => [o.toolUseId, o.toolName])).toEqual([['toolu_g1', 'Bash']]);
+    expect(r.events.filter((e) => e.kind === 'assistant_message').map((e) => (e.payload as { message: string }).message)).toEqual(['All done.']);
+    expect(new Set(r.events.map((e) => (e.payload as { cwd: string }).cwd))).toEqual(new Set(['/home/dev/projects/demo']));
+  }
+
+  it('reads sessions.db (v1.10+) read-only', async () => {
+    const home = tempDir('home');
+    const dbPath = join(home, '.local', 'share', 'goose', 'sessions', 'sessions.db');
+    mkdirSync(join(dbPath, '..'), { recursive: true });
+    const db = new Database(dbPath);
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE TABLE sessions (id TEXT PRIMARY KEY, name TEXT, description TEXT, working_dir TEXT NOT NULL, created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP, updated_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP);
+      CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content_json TEXT NOT NULL, created_timestamp INTEGER NOT NULL);`);
+    db.prepare('INSERT INTO sessions (id, description, working_dir) VALUES (?, ?, ?)').run('20261130_1', 'hello', '/home/dev/projects/demo');
+    const ins = db.prepare('INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES (?, ?, ?, ?)');
+    for (const m of messages) ins.run('20261130_1', m.role, JSON.stringify(m.content), m.created);
+    db.close();
+    const store = testStore();
+    const logs = await goose().findLogs(envOf(home));
+    expect(logs.map((l) => l.key)).toEqual([`${dbPath}#20261130_1`]);
+    const r = await ingestHistoryLog({ store, source: goose(), log: logs[0] });
+    expect(r).toMatchObject({ status: 'done', deadLetters: 0 });
+    check(rows(store.dbPath), '20261130_1');
+    expect((await ingestHistoryLog({ store, source: goose(), log: logs[0] })).stored).toBe(0);
+    store.close();
+  });
+
+  it('reads a legacy <id>.jsonl session the same way', async () => {
+    const home = tempDir('home');
+    const file = join(home, '.local', 'share', 'goose', 'sessions', '20250101_3.jsonl');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, [{ working_dir: '/home/dev/projects/demo', description: 'hello' }, ...messages].map((m) => JSON.stringify(m)).join('\n') + '\n');
+    const store = testStore();
+    const [log] = await goose().findLogs(envOf(home));
+    expect(await ingestHistoryLog({ store, source: goose(), log })).toMatchObject({ status: 'done', deadLetters: 0 });
+    check(rows(store.dbPath), '20250101_3');
     store.close();
   });
 });

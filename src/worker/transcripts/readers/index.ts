@@ -6,6 +6,7 @@
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
 import { geminiChat } from './gemini-chat.js';
+import { gooseSessions } from './goose-sessions.js';
 import { grokUpdates } from './grok-updates.js';
 import { kimiWire } from './kimi-wire.js';
 import { openclawSqlite } from './openclaw-sqlite.js';
@@ -24,6 +25,7 @@ const READERS: Record<string, HistoryReader> = {
   'openclaw-sqlite': openclawSqlite,
   'grok-updates': grokUpdates,
   'kimi-wire': kimiWire,
+  'goose-sessions': gooseSessions,
 };
 
 export function historyReader(name: string): HistoryReader {
