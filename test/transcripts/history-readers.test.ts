@@ -147,3 +147,31 @@ describe('Claude Code subagents', () => {
     expect(r.prompts.map((p) => p.text)).toEqual([claude.prompt]);
   });
 });
+
+describe('Roo Code tasks (documented format, hand-made)', () => {
+  const env = '<environment_details>\n# VSCode Visible Files\n\n# Current Workspace Directory (/home/dev/projects/demo) Files\nREADME.md\n</environment_details>';
+  const messages = [
+    { role: 'user', ts: 1796036000000, content: [{ type: 'text', text: '<task>\nsay hello using the shell\n</task>' }, { type: 'text', text: env }] },
+    { role: 'assistant', ts: 1796036001000, content: [{ type: 'text', text: 'Running it.' }, { type: 'tool_use', id: 'toolu_r1', name: 'execute_command', input: { command: 'echo hello-from-mock' } }] },
+    { role: 'user', ts: 1796036002000, content: [{ type: 'tool_result', tool_use_id: 'toolu_r1', content: [{ type: 'text', text: 'hello-from-mock' }] }, { type: 'text', text: env }] },
+    { role: 'assistant', ts: 1796036003000, content: [{ type: 'text', text: 'All done.' }] },
+    { role: 'user', ts: 1796036004000, content: [{ type: 'text', text: '<user_message>\nthanks\n</user_message>' }, { type: 'text', text: env }] },
+  ];
+
+  it.each([['a message array', messages], ['a version 2 envelope', { version: 2, messages }]])('reads %s into session, prompts, tool result and outcome', async (_n, doc) => {
+    const home = tempDir('home');
+    const file = join(home, '.config', 'Code', 'User', 'globalStorage', 'rooveterinaryinc.roo-cline', 'tasks', 'task-7f3a', 'api_conversation_history.json');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify(doc));
+    expect(source('roo-code').verified).toBe(false);
+    const { results, rows: r, cwds } = await importHome('roo-code', home);
+    expect(results).toEqual([expect.objectContaining({ status: 'done', deadLetters: 0 })]);
+    expect(r.prompts).toEqual([
+      { session: 'task-7f3a', nativeId: null, text: 'say hello using the shell' },
+      { session: 'task-7f3a', nativeId: null, text: 'thanks' },
+    ]);
+    expect(r.observations.map((o) => [o.toolUseId, o.toolName])).toEqual([['toolu_r1', 'Bash']]);
+    expect(r.events.filter((e) => e.kind === 'assistant_message').map((e) => (e.payload as { message: string }).message).sort()).toEqual(['All done.', 'Running it.']);
+    expect(cwds).toEqual(new Set(['/home/dev/projects/demo']));
+  });
+});

@@ -11,6 +11,7 @@ import { grokUpdates } from './grok-updates.js';
 import { kimiWire } from './kimi-wire.js';
 import { openclawSqlite } from './openclaw-sqlite.js';
 import { opencodeSqlite } from './opencode-sqlite.js';
+import { rooTask } from './roo-task.js';
 
 export interface HistoryReader {
   /** The logs (sessions) one matched file holds. */
@@ -26,6 +27,7 @@ const READERS: Record<string, HistoryReader> = {
   'grok-updates': grokUpdates,
   'kimi-wire': kimiWire,
   'goose-sessions': gooseSessions,
+  'roo-task': rooTask,
 };
 
 export function historyReader(name: string): HistoryReader {
