@@ -14,6 +14,7 @@ import { ObservationQueue, type ObservationRow, type ObservationText } from './o
 import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
 import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
+import { Twins } from './twins.js';
 import type { IngestResult, SaveMemoryInput } from './types.js';
 import { kindKey } from './traffic.js';
 import { validateEvent } from './validate.js';
@@ -184,6 +185,8 @@ export class Ingestor {
   /** The same per host and kind (`kindKey`), for the capture figures of doctor and status. */
   readonly kindActivity = new Map<string, string>();
   private readonly halves: ToolHalves;
+  /** The same event from a hook and from the host's log (twins.ts). */
+  private readonly twins: Twins;
   /** Observation rows on the fast path; with savepoints, rows are inserted at once. */
   private readonly queue: ObservationQueue;
   private queueing = false;
@@ -195,6 +198,7 @@ export class Ingestor {
   ) {
     this.s = prepareStatements(db);
     this.halves = new ToolHalves(db);
+    this.twins = new Twins(db);
     this.queue = new ObservationQueue(
       (row) => this.insertObservation(row),
       (index, err) => (isEnvironmentError(err) ? (err as Error) : new EventFailure(index, err)),
@@ -215,6 +219,7 @@ export class Ingestor {
     this.queue.clear();
     this.queueing = !isolated;
     this.halves.startBatch(events);
+    this.twins.startBatch();
     const receivedAt = this.deps.now().toISOString();
     events.forEach((raw, index) => {
       this.eventIndex = index;
@@ -273,6 +278,7 @@ export class Ingestor {
     const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
     // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
     const key = eventKey(raw);
+    if (raw.kind === 'prompt' && !raw.promptId && this.twins.isPromptTwin(raw, key, session.id, isPrivatePrompt ? '' : stored?.prompt ?? '', isPrivatePrompt, at)) return false;
     const ins = this.s.insertEvent.run(key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt);
     if (ins.changes === 0) return false;
     const eventId = Number(ins.lastInsertRowid);
@@ -368,6 +374,7 @@ export class Ingestor {
     );
     if (r.changes === 0) return;
     this.s.setTurn.run(number, priv ? 1 : 0, session.id);
+    this.twins.noteTurn(session.id, e.promptId, number);
     session.promptCount = number;
     session.privateTurn = priv ? 1 : 0;
   }
@@ -378,9 +385,10 @@ export class Ingestor {
    */
   private addAssistantMessage(e: CaptureEvent, session: SessionDbState, eventId: number, at: string): void {
     const text = clip(e.message!.trim(), MAX_ASSISTANT_CHARS);
-    this.s.setAssistant.run(text, session.id);
-    const turn = session.promptCount || null;
-    if (this.s.sameAssistant.get(session.id, turn, text)) return;
+    const latest = session.promptCount || null;
+    const turn = this.twins.turnOf(session.id, e.promptId) ?? latest;
+    if (turn === latest) this.s.setAssistant.run(text, session.id);
+    if (this.s.sameAssistant.get(session.id, turn, text) || this.twins.isAnswerTwin(e, session.id, text, at)) return;
     this.s.insertAssistant.run(session.id, eventId, e.host, session.project, turn, text, rowTags(e.host, session.project), at);
   }
 
@@ -421,7 +429,8 @@ export class Ingestor {
         return;
       }
     }
-    const row: ObservationRow = { session, eventId, host: e.host, promptNumber: session.promptCount || null, text, toolUseId, at };
+    const promptNumber = this.twins.turnOf(session.id, e.promptId) ?? (session.promptCount || null);
+    const row: ObservationRow = { session, eventId, host: e.host, promptNumber, text, toolUseId, at };
     // The first half of a call stays open: its other half may still come in this batch.
     const firstHalf = toolUseId !== null && !sibling;
     if (this.queueing) this.queue.add(row, this.eventIndex, firstHalf);
