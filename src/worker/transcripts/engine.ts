@@ -31,6 +31,8 @@ export interface FileState {
 export interface FileInfo {
   path: string;
   name: string;
+  /** The name up to its first dot (`<session>.jsonl` → `<session>`). */
+  stem: string;
   dir: string;
   parts: string[];
 }
@@ -69,7 +71,9 @@ const CONTEXT_FIELDS = ['sessionId', 'cwd', 'model', 'agentId', 'parentSessionId
 export const MAX_PENDING = 1000;
 
 export function fileInfo(path: string): FileInfo {
-  return { path, name: basename(path), dir: dirname(path), parts: path.split(/[\\/]+/).filter(Boolean) };
+  const name = basename(path);
+  const dot = name.indexOf('.', 1);
+  return { path, name, stem: dot > 0 ? name.slice(0, dot) : name, dir: dirname(path), parts: path.split(/[\\/]+/).filter(Boolean) };
 }
 
 /** The required parts of a match: the rule itself, or each rule of its `all`. */

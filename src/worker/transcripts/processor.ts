@@ -4,7 +4,8 @@
  * context): if the store throws, nothing advances and the same lines are read again later.
  * Lines that can never be accepted are dead-lettered and the file moves on.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import type { ByteSource as FileHandle } from './byte-source.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { MemoryStore, TranscriptCheckpoint } from '../store/types.js';
@@ -27,6 +28,8 @@ export interface FileTask {
   /** Used only when the file has no checkpoint yet: begin at its end (after learning its session). */
   startAtEnd?: boolean;
   maxLineBytes?: number;
+  /** Opens the log (default: the file at `path`); history readers hand in a made line stream. */
+  open?: () => Promise<FileHandle>;
 }
 
 /** What the caller keeps about a file between calls (never needed for correctness). */
@@ -76,7 +79,7 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
   let fh: FileHandle;
   let st: Awaited<ReturnType<FileHandle['stat']>>;
   try {
-    fh = await open(task.path, 'r');
+    fh = task.open ? await task.open() : await open(task.path, 'r');
     st = await fh.stat();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -70,7 +70,20 @@ export interface TranscriptSchema {
   ignoreTools?: string[];
   /** Where this host keeps its logs: what an installer writes as the watch for this schema. */
   defaultWatch?: { path: string; startAtEnd?: boolean; subagentOnly?: boolean };
+  /** Where the host keeps its past sessions, for a one-time import of its history. */
+  history?: HistorySpec;
   events: EventRule[];
+}
+
+export interface HistorySpec {
+  /** Globs (same language as watch paths) of the host's session logs. */
+  paths: string[];
+  /** Globs of matches to leave out (e.g. files another path of the same schema already reads). */
+  exclude?: string[];
+  /** A named reader for logs that are not JSON lines (a SQLite store, one JSON document per session). */
+  reader?: string;
+  /** False: the format is taken from the host's documentation, not from a captured real log. */
+  verified?: boolean;
 }
 
 export interface WatchConfig {

@@ -1,0 +1,158 @@
+/**
+ * Past sessions hosts already wrote: where they are (each shipped schema's `history` block) and
+ * how one of them is read into the store (the same engine, checkpoints and dead letters as the
+ * watcher). Logs that are not JSON lines go through a named reader that makes the line stream.
+ */
+import { stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { HOST_IDS, HOST_LABELS, type HostId } from '../../shared/hosts.js';
+import type { Env } from '../../shared/paths.js';
+import type { MemoryStore } from '../store/types.js';
+import { compileSchema, type CompiledSchema } from './engine.js';
+import { compileGlob, expandGlob, globMatches } from './glob.js';
+import { DEFAULT_MAX_LINE_BYTES, processFile, type FileMemory } from './processor.js';
+import { historyReader } from './readers/index.js';
+import { loadShippedSchemas } from './shipped.js';
+import type { TranscriptSchema } from './types.js';
+
+export interface HistoryLog {
+  /** Checkpoint key and what is shown: the file path, or `<store path>#<session id>` for a store. */
+  key: string;
+  /** The file on disk (the log itself, or the store that holds it). */
+  path: string;
+  /** Bytes this log stands for (the file's size; for a store, the session's records). */
+  bytes: number;
+  mtimeMs: number;
+  /** Known without reading the log (stores), else undefined. */
+  sessionId?: string;
+  cwd?: string;
+}
+
+export interface HistorySource {
+  host: HostId;
+  /** Shipped schema name (templates/transcripts/<schema>.json). */
+  schema: string;
+  label: string;
+  /** False: the format comes from the host's documentation, not from a captured real log. */
+  verified: boolean;
+  /** Every log of this source under `env` (its HOME and the host's own variables), oldest first. */
+  findLogs(env: Env): Promise<HistoryLog[]>;
+}
+
+export interface HistoryIngestResult {
+  status: 'done' | 'failed';
+  bytes: number;
+  lines: number;
+  stored: number;
+  duplicates: number;
+  deadLetters: number;
+  error?: string;
+}
+
+interface SourceImpl extends HistorySource {
+  compiled: CompiledSchema;
+  reader?: string;
+}
+
+const hostOrder = (h: HostId) => HOST_IDS.indexOf(h);
+
+function sourceFor(name: string, schema: TranscriptSchema): SourceImpl | null {
+  const h = schema.history;
+  if (!h) return null;
+  const compiled = compileSchema(name, schema);
+  return {
+    host: schema.host,
+    schema: name,
+    label: `${HOST_LABELS[schema.host]} (${schema.description ?? name})`,
+    verified: h.verified !== false,
+    compiled,
+    reader: h.reader,
+    async findLogs(env: Env): Promise<HistoryLog[]> {
+      const exclude = (h.exclude ?? []).map((p) => compileGlob(p, env));
+      const seen = new Set<string>();
+      const logs: HistoryLog[] = [];
+      for (const pattern of h.paths) {
+        for (const file of await expandGlob(compileGlob(pattern, env))) {
+          if (seen.has(file) || exclude.some((g) => globMatches(g, file))) continue;
+          seen.add(file);
+          let st;
+          try { st = await stat(file); } catch { continue; }
+          if (!st.isFile()) continue;
+          if (h.reader) logs.push(...(await historyReader(h.reader).list(file, { bytes: st.size, mtimeMs: st.mtimeMs })));
+          else logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs });
+        }
+      }
+      return logs.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+  };
+}
+
+/** Every importable source, in HOST_IDS order (a host may have several). */
+export function historySources(): HistorySource[] {
+  const { schemas } = loadShippedSchemas();
+  return Object.entries(schemas)
+    .map(([name, s]) => sourceFor(name, s))
+    .filter((s): s is SourceImpl => s !== null)
+    .sort((a, b) => hostOrder(a.host) - hostOrder(b.host) || a.schema.localeCompare(b.schema, 'en'));
+}
+
+export function historySourcesFor(hosts: readonly HostId[]): HistorySource[] {
+  return historySources().filter((s) => hosts.includes(s.host));
+}
+
+export interface HistoryIngestArgs {
+  store: MemoryStore;
+  source: HistorySource;
+  log: HistoryLog;
+  maxLineBytes?: number;
+  /** Attempts for a transient failure (a busy store) before the log is reported as failed. */
+  attempts?: number;
+  /** Called after each batch with the bytes of this log read so far. */
+  onProgress?: (bytesDone: number) => void;
+}
+
+/**
+ * Reads one log into the store from its checkpoint (keyed by `log.key`): a second run stores
+ * nothing new, an interrupted one resumes. Malformed or truncated records are dead-lettered; the
+ * log never gets stuck. Everything is read (no subagentOnly): the events carry the host's own
+ * session, prompt and tool ids for deduplication against live capture.
+ */
+export async function ingestHistoryLog(a: HistoryIngestArgs): Promise<HistoryIngestResult> {
+  const source = a.source as SourceImpl;
+  if (!source.compiled) throw new Error(`not a history source: ${String(a.source.schema)}`);
+  const sum: HistoryIngestResult = { status: 'done', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0 };
+  let open;
+  if (source.reader) {
+    const reader = historyReader(source.reader);
+    let made;
+    try { made = await reader.open(a.log); } catch (e) {
+      return { ...sum, status: 'failed', error: `cannot read ${a.log.key}: ${(e as Error).message}` };
+    }
+    if (!made) return sum; // the session is gone from the store
+    open = async () => made;
+  }
+  const mem: FileMemory = {};
+  let failures = 0;
+  let done = 0;
+  for (;;) {
+    const r = await processFile(
+      { path: a.log.key, watchName: `history:${source.schema}`, schema: source.compiled, maxLineBytes: a.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, open },
+      a.store, mem, { timeBudgetMs: 2000, isolate: failures >= 3 },
+    );
+    sum.bytes += r.bytes;
+    sum.lines += r.lines;
+    sum.stored += r.stored;
+    sum.duplicates += r.duplicates;
+    sum.deadLetters += r.deadLetters;
+    done = r.offset;
+    a.onProgress?.(done);
+    if (r.status === 'more') continue;
+    if (r.status === 'missing') return sum;
+    if (r.status === 'retry') {
+      if (++failures >= (a.attempts ?? 6)) return { ...sum, status: 'failed', error: r.error ?? 'unknown error' };
+      await sleep(50 * 2 ** failures);
+      continue;
+    }
+    return sum;
+  }
+}
