@@ -11,25 +11,11 @@ import type { MemoryStore } from '../../src/worker/store/types.js';
 import { hookFixtures, runFixture } from '../hook-adapters/fixtures.js';
 import { FIXTURES, tempDir } from '../helpers/temp.js';
 import { drain, shipped, testStore } from '../transcripts/helpers.js';
+import { counts } from './helpers.js';
 
 function hookEvents(host: HookHostId, dir: string): CaptureEvent[] {
   return hookFixtures(join(dir, 'hooks')).flatMap((f) => runFixture(host, f).events)
     .map((e) => sanitizeEvent(e)).filter((e): e is CaptureEvent => e !== null);
-}
-
-export function counts(dbPath: string) {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-    return {
-      sessions: n('SELECT count(*) AS n FROM sessions'),
-      prompts: n('SELECT count(*) AS n FROM prompts'),
-      observations: n('SELECT count(*) AS n FROM observations'),
-      assistant: n('SELECT count(*) AS n FROM assistant_messages'),
-      summaries: n('SELECT count(*) AS n FROM summaries'),
-      promptIds: db.prepare('SELECT native_id AS id FROM prompts').all().map((r) => (r as { id: string | null }).id),
-    };
-  } finally { db.close(); }
 }
 
 async function importLog(store: MemoryStore, file: string, schema: string) {

@@ -14,7 +14,7 @@ import { ObservationQueue, type ObservationRow, type ObservationText } from './o
 import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
 import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
-import { Twins } from './twins.js';
+import { contentKey, Twins } from './twins.js';
 import type { IngestResult, SaveMemoryInput } from './types.js';
 import { kindKey } from './traffic.js';
 import { eventTombstone, sessionTombstone } from './memory-keys.js';
@@ -274,6 +274,7 @@ export class Ingestor {
     // Forgotten (forget.ts): counted as already stored, and nothing of it is written again.
     if (this.tombstones && this.forgotten(raw, key)) return false;
     const clean = this.deps.sanitize(raw);
+    if (this.tombstones && this.forgottenContent(raw, clean)) return false;
     const { own: session, privateTurn, parentPrivate } = this.resolveSession(raw, at);
     // A subagent's prompt is written during its parent's turn: private if that turn is.
     const isPrivatePrompt = raw.kind === 'prompt' &&
@@ -328,6 +329,14 @@ export class Ingestor {
     if (named(eventTombstone(key)) || named(sessionTombstone(e.host, e.sessionId))) return true;
     if (e.parentSessionId && named(sessionTombstone(e.host, e.parentSessionId))) return true;
     return !!e.agentId && named(sessionTombstone(e.host, subagentSessionId(e.sessionId, e.agentId)));
+  }
+
+  /** An answer, or a prompt without a host id, forgotten by its text (twins.ts contentKey). */
+  private forgottenContent(e: CaptureEvent, clean: CaptureEvent | null): boolean {
+    const text = e.kind === 'assistant_message' ? clean?.message?.trim() && clip(clean.message.trim(), MAX_ASSISTANT_CHARS)
+      : e.kind === 'prompt' && !e.promptId ? clean?.prompt : undefined;
+    if (!text) return false;
+    return this.s.tombstone.get(eventTombstone(contentKey(e.host, e.sessionId, e.kind as 'prompt', text))) !== undefined;
   }
 
   /** The session row for an event (created on any first event), linked to its parent for subagents. */

@@ -12,6 +12,7 @@
  * - Answers without a prompt id: the same text in the same session from the other path within
  *   the window is one answer.
  */
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CaptureEvent } from '../../shared/capture-event.js';
 
@@ -23,6 +24,15 @@ const fromLog = (source: string | undefined) => source === 'transcript';
 function window(at: string): [string, string] {
   const t = Date.parse(at);
   return [new Date(t - TWIN_WINDOW_MS).toISOString(), new Date(t + TWIN_WINDOW_MS).toISOString()];
+}
+
+/**
+ * The identity of an answer, or of a prompt without a host id, that does not depend on which path
+ * captured it: forgetting one tombstones this key too (`event:` + it), so the same text in the same
+ * session does not come back from the other path (forget.ts, and the ingest check).
+ */
+export function contentKey(host: string, sessionId: string, kind: 'prompt' | 'assistant_message', text: string): string {
+  return `${host}|${sessionId}|${kind}|c:${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
 }
 
 export class Twins {
