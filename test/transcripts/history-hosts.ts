@@ -2,7 +2,8 @@
  * Each host's captured session, put where the host keeps its logs under a temp HOME, with what
  * an import of it must store (the ids are the host's own, from the same capture's hooks/events).
  */
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HostId } from '../../src/shared/hosts.js';
 import { FIXTURES } from '../helpers/temp.js';
@@ -60,3 +61,108 @@ export const HOST_CASES: HostCase[] = [
     cwd: CWD,
   },
 ];
+
+HOST_CASES.push({
+  host: 'gemini',
+  schema: 'gemini',
+  place: (home) => {
+    const name = only('gemini-cli', (f) => f.endsWith('.jsonl'));
+    const root = join(home, '.gemini', 'tmp', 'demo');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [CWD]: 'demo' } }));
+    return [put(fixture('gemini-cli', name), join(root, 'chats', name))];
+  },
+  sessionId: 'cb86408f-c3e4-47f5-b0bd-b6c762ed585e',
+  prompt: 'say hello using the shell',
+  promptId: '776696a3-cf2e-4f5e-bf17-c66fabc31bb4',
+  toolUseIds: ['run_shell_command__run_shell_command_1796036127526_0'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
+
+HOST_CASES.push({
+  host: 'copilot',
+  schema: 'copilot',
+  place: (home) => [put(fixture('copilot-cli', '988f3697-e22e-45f2-954a-2f8ffde54791', 'events.jsonl'),
+    join(home, '.copilot', 'session-state', '988f3697-e22e-45f2-954a-2f8ffde54791', 'events.jsonl'))],
+  sessionId: '988f3697-e22e-45f2-954a-2f8ffde54791',
+  prompt: 'say hello using bash',
+  promptId: '040cfb42-91e4-4b96-bf2e-6fae5a04146d',
+  toolUseIds: ['call_slag1os5jy'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
+
+HOST_CASES.push({
+  host: 'pi',
+  schema: 'pi',
+  place: (home) => {
+    const name = only('pi', (f) => f.endsWith('.jsonl'));
+    return [put(fixture('pi', name), join(home, '.pi', 'agent', 'sessions', '--home-dev-projects-demo--', name))];
+  },
+  sessionId: '01a22c17-fd4e-740e-9726-113d76eab436',
+  prompt: 'say hello using bash',
+  promptId: '3f42da9d',
+  toolUseIds: ['call_5lyu0qmkqd'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
+
+// OMP writes Pi's tree format (no captured OMP log): Pi's session, where OMP keeps its own.
+HOST_CASES.push({
+  ...HOST_CASES.find((c) => c.host === 'pi')!,
+  host: 'omp',
+  schema: 'omp',
+  place: (home) => {
+    const name = only('pi', (f) => f.endsWith('.jsonl'));
+    return [put(fixture('pi', name), join(home, '.omp', 'agent', 'sessions', '--home-dev-projects-demo--', name))];
+  },
+});
+
+/** A host's SQLite store rebuilt from the captured rows (`sessions/sqlite/<table>.jsonl`), in WAL mode as the host keeps it. */
+export function sqliteFromRows(dbPath: string, rowsDir: string, tables: readonly string[]): string {
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const db = new Database(dbPath);
+  db.pragma('journal_mode = WAL');
+  for (const table of tables) {
+    const rows = readFileSync(join(rowsDir, `${table}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    db.exec(`CREATE TABLE "${table}" (${cols.map((c) => `"${c}"`).join(', ')})`);
+    const ins = db.prepare(`INSERT INTO "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+    for (const r of rows) {
+      ins.run(...cols.map((c) => {
+        const v = r[c];
+        if (v === undefined || v === null) return null;
+        if (typeof v === 'object') return JSON.stringify(v);
+        if (typeof v === 'boolean') return v ? 1 : 0;
+        return v as string | number;
+      }));
+    }
+  }
+  db.close();
+  return dbPath;
+}
+
+HOST_CASES.push({
+  host: 'opencode',
+  schema: 'opencode',
+  place: (home) => [sqliteFromRows(join(home, '.local', 'share', 'opencode', 'opencode.db'), fixture('opencode', 'sqlite'), ['session', 'message', 'part'])],
+  sessionId: 'ses_dd3e8333effexHg37dzll7XDI0',
+  prompt: '"say hello using bash"',
+  promptId: 'msg_22c17cde8001s4kXE5Yz3qspom',
+  toolUseIds: ['call_mlfkrvshh9'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
+
+HOST_CASES.push({
+  host: 'openclaw',
+  schema: 'openclaw',
+  place: (home) => [sqliteFromRows(join(home, '.openclaw', 'agents', 'main', 'agent', 'openclaw-agent.sqlite'), fixture('openclaw', 'sqlite'), ['transcript_events', 'session_nodes'])],
+  sessionId: '2ca8660e-5720-4ac4-93f3-2618843d13aa',
+  prompt: 'say hello using bash',
+  promptId: '2e2c77ff-2523-4001-88fe-6285abcec046',
+  toolUseIds: ['call_thr5po8piz'],
+  outcome: 'All done.',
+  cwd: CWD,
+});

@@ -49,6 +49,7 @@ describe.each(HOST_CASES)('import of $host history', (c) => {
     for (const id of c.toolUseIds) expect(r.observations.filter((o) => o.toolUseId === id)).toHaveLength(1);
     const outcomes = r.events.filter((e) => e.kind === 'assistant_message').map((e) => (e.payload as { message?: string }).message);
     expect(outcomes).toContain(c.outcome);
+    expect(new Set(r.events.map((e) => (e.payload as { cwd?: string }).cwd))).toEqual(new Set([c.cwd]));
     store.close();
   });
 

@@ -5,6 +5,9 @@
  */
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
+import { geminiChat } from './gemini-chat.js';
+import { openclawSqlite } from './openclaw-sqlite.js';
+import { opencodeSqlite } from './opencode-sqlite.js';
 
 export interface HistoryReader {
   /** The logs (sessions) one matched file holds. */
@@ -13,7 +16,11 @@ export interface HistoryReader {
   open(log: HistoryLog): Promise<ByteSource | null>;
 }
 
-const READERS: Record<string, HistoryReader> = {};
+const READERS: Record<string, HistoryReader> = {
+  'gemini-chat': geminiChat,
+  'opencode-sqlite': opencodeSqlite,
+  'openclaw-sqlite': openclawSqlite,
+};
 
 export function historyReader(name: string): HistoryReader {
   const r = READERS[name];
