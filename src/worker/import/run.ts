@@ -7,7 +7,7 @@
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { MemoryStore } from '../store/types.js';
-import { ingestHistoryLog, type HistoryIngestResult, type HistoryLog, type HistorySource } from '../transcripts/history.js';
+import { historyCheckpointKey, ingestHistoryLog, type HistoryIngestResult, type HistoryLog, type HistorySource } from '../transcripts/history.js';
 import type { PlannedHost } from './plan.js';
 
 export interface HostTotals {
@@ -103,7 +103,7 @@ async function ingestOne(
   onProgress: (bytes: number) => void, signal?: AbortSignal,
 ): Promise<OneResult> {
   try {
-    const r = await ingest({ store, source, log, onProgress, signal } as Parameters<typeof ingestHistoryLog>[0]);
+    const r = await ingest({ store, source, log, onProgress, signal });
     // A log the signal interrupted is not done: its checkpoint holds what was committed.
     return signal?.aborted && r.status !== 'failed' && r.bytes < log.bytes ? { ...r, status: 'stopped' } : r;
   } catch (e) {
@@ -118,7 +118,7 @@ async function ingestOne(
  * delivers the same event again and stores nothing.
  */
 function closeTurn(store: MemoryStore, host: HostId, log: HistoryLog): number {
-  const cp = store.getCheckpoint(`history:${log.key}`) ?? store.getCheckpoint(log.key);
+  const cp = store.getCheckpoint(historyCheckpointKey(log));
   const ctx = (cp?.context ?? {}) as Record<string, unknown>;
   const s = (k: string) => (typeof ctx[k] === 'string' ? (ctx[k] as string) : undefined);
   const sessionId = log.sessionId ?? s('sessionId');

@@ -109,6 +109,15 @@ export interface HistoryIngestArgs {
   attempts?: number;
   /** Called after each batch with the bytes of this log read so far. */
   onProgress?: (bytesDone: number) => void;
+  /** Checked between batches: once aborted, returns after the batch being committed. */
+  signal?: AbortSignal;
+  /** Bytes of log per transaction (processFile's default: 1 MiB). */
+  batchBytes?: number;
+}
+
+/** The import's own position in a log, apart from a live watch's (which may have started at the end). */
+export function historyCheckpointKey(log: Pick<HistoryLog, 'key'>): string {
+  return `history:${log.key}`;
 }
 
 /**
@@ -136,8 +145,11 @@ export async function ingestHistoryLog(a: HistoryIngestArgs): Promise<HistoryIng
   let done = 0;
   for (;;) {
     const r = await processFile(
-      { path: a.log.key, watchName: `history:${source.schema}`, schema: source.compiled, maxLineBytes: a.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, open },
-      a.store, mem, { timeBudgetMs: 2000, isolate: failures >= 3 },
+      {
+        path: a.log.key, checkpointKey: historyCheckpointKey(a.log), watchName: `history:${source.schema}`, schema: source.compiled,
+        maxLineBytes: a.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, open,
+      },
+      a.store, mem, { timeBudgetMs: a.signal ? 250 : 2000, isolate: failures >= 3, batchBytes: a.batchBytes },
     );
     sum.bytes += r.bytes;
     sum.lines += r.lines;
@@ -146,6 +158,8 @@ export async function ingestHistoryLog(a: HistoryIngestArgs): Promise<HistoryIng
     sum.deadLetters += r.deadLetters;
     done = r.offset;
     a.onProgress?.(done);
+    // Stopped (Ctrl-C): the batches so far are committed with their checkpoint; a re-run resumes.
+    if (a.signal?.aborted && r.status !== 'retry') return sum;
     if (r.status === 'more') continue;
     if (r.status === 'missing') return sum;
     if (r.status === 'retry') {
