@@ -166,3 +166,37 @@ HOST_CASES.push({
   outcome: 'All done.',
   cwd: CWD,
 });
+
+HOST_CASES.push({
+  host: 'grok',
+  schema: 'grok-build',
+  place: (home) => {
+    const dir = join(home, '.grok', 'sessions', '%2Fhome%2Fdev%2Fprojects%2Fdemo', '01a232f0-7f40-70a0-86fa-278d4e1f0343');
+    put(fixture('grok-build', 'summary.json'), join(dir, 'summary.json'));
+    put(fixture('grok-build', 'chat_history.jsonl'), join(dir, 'chat_history.jsonl'));
+    return [put(fixture('grok-build', 'updates.jsonl'), join(dir, 'updates.jsonl'))];
+  },
+  sessionId: '01a232f0-7f40-70a0-86fa-278d4e1f0343',
+  prompt: 'say hello using bash',
+  promptId: '9ddb3522-12a7-4f82-a49c-5d7c878dc700',
+  toolUseIds: ['call_sag408g9iv'],
+  outcome: 'All done.',
+  cwd: CWD,
+});
+
+HOST_CASES.push({
+  host: 'kimi',
+  schema: 'kimi',
+  place: (home) => {
+    const dir = join(home, '.kimi-code', 'sessions', 'wd_demo_b5d9bd27fb6a', 'session_9645a1f8-f1bc-4488-ac24-51f2eca09e4b');
+    put(fixture('kimi-code', 'state.json'), join(dir, 'state.json'));
+    put(fixture('kimi-code', 'session_index.jsonl'), join(home, '.kimi-code', 'session_index.jsonl'));
+    return [put(fixture('kimi-code', 'agents', 'main', 'wire.jsonl'), join(dir, 'agents', 'main', 'wire.jsonl'))];
+  },
+  sessionId: 'session_9645a1f8-f1bc-4488-ac24-51f2eca09e4b',
+  prompt: 'say hello using bash',
+  promptId: '0',
+  toolUseIds: ['call_sr1i3ibzwv'],
+  outcome: 'All done.',
+  cwd: CWD,
+});

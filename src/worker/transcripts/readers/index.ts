@@ -6,6 +6,8 @@
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
 import { geminiChat } from './gemini-chat.js';
+import { grokUpdates } from './grok-updates.js';
+import { kimiWire } from './kimi-wire.js';
 import { openclawSqlite } from './openclaw-sqlite.js';
 import { opencodeSqlite } from './opencode-sqlite.js';
 
@@ -20,6 +22,8 @@ const READERS: Record<string, HistoryReader> = {
   'gemini-chat': geminiChat,
   'opencode-sqlite': opencodeSqlite,
   'openclaw-sqlite': openclawSqlite,
+  'grok-updates': grokUpdates,
+  'kimi-wire': kimiWire,
 };
 
 export function historyReader(name: string): HistoryReader {
