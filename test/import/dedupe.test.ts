@@ -132,3 +132,33 @@ describe('a host that gives no prompt id: the content rule of docs/capture.md', 
     store.close();
   });
 });
+
+describe('a prompt id only the log carries (Copilot CLI, Gemini CLI): hooks give none', () => {
+  const base = { host: 'copilot', sessionId: 'sess-logid', cwd: '/home/dev/projects/demo' } as const;
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, s)).toISOString();
+  const turn = (source: CaptureEvent['source'], s: number, n: number, withId: boolean) => [
+    { ...base, source, kind: 'prompt', at: at(s), prompt: `question ${n}`, ...(withId ? { promptId: `msg-${n}` } : {}) },
+    { ...base, source, kind: 'assistant_message', at: at(s + 2), message: `answer ${n}`, ...(withId ? { promptId: `msg-${n}` } : {}) },
+  ] as CaptureEvent[];
+
+  it('live turns, then the log with its ids: one prompt and one answer per turn, in its turn', () => {
+    const store = testStore();
+    store.ingest([...turn('hook', 0, 1, false), ...turn('hook', 30, 2, false)]);
+    store.ingest([...turn('transcript', 1, 1, true), ...turn('transcript', 31, 2, true)]);
+    const db = new Database(store.dbPath, { readonly: true });
+    const prompts = db.prepare('SELECT number, native_id AS id, text FROM prompts ORDER BY number').all();
+    const answers = db.prepare('SELECT prompt_number AS n, text FROM assistant_messages ORDER BY id').all();
+    db.close();
+    expect(prompts).toEqual([{ number: 1, id: 'msg-1', text: 'question 1' }, { number: 2, id: 'msg-2', text: 'question 2' }]);
+    expect(answers).toEqual([{ n: 1, text: 'answer 1' }, { n: 2, text: 'answer 2' }]);
+    store.close();
+  });
+
+  it('the log first, then the hooks of the same turn: one prompt', () => {
+    const store = testStore();
+    store.ingest(turn('transcript', 1, 1, true));
+    store.ingest(turn('hook', 0, 1, false));
+    expect(counts(store.dbPath)).toMatchObject({ prompts: 1, assistant: 1, promptIds: ['msg-1'] });
+    store.close();
+  });
+});

@@ -290,7 +290,7 @@ export class Ingestor {
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
     const payload = JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
     const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
-    if (raw.kind === 'prompt' && !raw.promptId && this.twins.isPromptTwin(raw, key, session.id, isPrivatePrompt ? '' : stored?.prompt ?? '', isPrivatePrompt, at)) return false;
+    if (raw.kind === 'prompt' && this.twins.isPromptTwin(raw, key, session.id, isPrivatePrompt ? '' : stored?.prompt ?? '', isPrivatePrompt, at)) return false;
     const ins = this.s.insertEvent.run(key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt);
     if (ins.changes === 0) return false;
     const eventId = Number(ins.lastInsertRowid);

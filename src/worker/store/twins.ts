@@ -5,10 +5,13 @@
  *
  * - Turn: an event that names its prompt id belongs to that prompt's turn, wherever the session's
  *   latest turn is (an import reads old turns of a session live capture already holds).
- * - Prompts without a host id: a prompt from the log and one from a hook are one prompt when they
- *   are in the same session, carry the same text (after privacy) and lie within TWIN_WINDOW_MS
- *   of each other. Matching is one to one (the nearest unmatched twin), so the same text typed
- *   twice stays two prompts; the second key is kept in event_aliases and is a duplicate ever after.
+ * - Prompts the two paths cannot key alike (no host id, or an id only the log carries — Copilot
+ *   CLI and Gemini CLI logs name each message, their hooks do not): a prompt from the log and one
+ *   from a hook are one prompt when they are in the same session, carry the same text (after
+ *   privacy) and lie within TWIN_WINDOW_MS of each other, and at most one of them has an id (two
+ *   different ids are two prompts). Matching is one to one (the nearest unmatched twin), so the
+ *   same text typed twice stays two prompts; the second key is kept in event_aliases and is a
+ *   duplicate ever after.
  * - Answers without a prompt id: the same text in the same session from the other path within
  *   the window is one answer.
  */
@@ -47,11 +50,12 @@ export class Twins {
       alias: p('SELECT 1 FROM event_aliases WHERE idem_key = ?').pluck(),
       known: p('SELECT 1 FROM events WHERE idem_key = ?').pluck(),
       promptTwin: p(`SELECT e.id FROM prompts p JOIN events e ON e.id = p.event_id
-        WHERE p.session_id = ? AND p.native_id IS NULL AND p.text = ? AND p.private = ? AND e.at BETWEEN ? AND ?
+        WHERE p.session_id = ? AND (p.native_id IS NULL OR ? IS NULL) AND p.text = ? AND p.private = ? AND e.at BETWEEN ? AND ?
           AND (json_extract(e.payload, '$.source') = 'transcript') = ?
           AND NOT EXISTS (SELECT 1 FROM event_aliases a WHERE a.event_id = e.id)
         ORDER BY abs(julianday(e.at) - julianday(?)) LIMIT 1`).pluck(),
       addAlias: p('INSERT OR IGNORE INTO event_aliases (idem_key, event_id) VALUES (?, ?)'),
+      adoptId: p('UPDATE OR IGNORE prompts SET native_id = ? WHERE event_id = ? AND native_id IS NULL'),
       answerTwin: p(`SELECT 1 FROM assistant_messages a JOIN events e ON e.id = a.event_id
         WHERE a.session_id = ? AND a.text = ? AND a.created_at BETWEEN ? AND ?
           AND (json_extract(e.payload, '$.source') = 'transcript') = ? LIMIT 1`).pluck(),
@@ -80,17 +84,20 @@ export class Twins {
   }
 
   /**
-   * True when this id-less prompt is the other path's capture of a stored one (then `key` is
+   * True when this prompt is the other path's capture of a stored one (then `key` is
    * recorded as its alias): the caller counts it as a duplicate and stores nothing.
    */
   isPromptTwin(e: CaptureEvent, key: string, sessionRow: number, text: string, priv: boolean, at: string): boolean {
-    if (e.kind !== 'prompt' || e.promptId) return false;
+    if (e.kind !== 'prompt') return false;
     if (this.s.alias.get(key)) return true;
     if (this.s.known.get(key)) return false; // a plain redelivery: the insert counts it
     const [lo, hi] = window(at);
-    const twin = this.s.promptTwin.get(sessionRow, text, priv ? 1 : 0, lo, hi, fromLog(e.source) ? 0 : 1, at) as number | undefined;
+    const twin = this.s.promptTwin.get(sessionRow, e.promptId ?? null, text, priv ? 1 : 0, lo, hi, fromLog(e.source) ? 0 : 1, at) as number | undefined;
     if (twin === undefined) return false;
     this.s.addAlias.run(key, twin);
+    // The id only the log carries is kept on the stored prompt: the log's later events of that
+    // turn name it, and find their turn through it.
+    if (e.promptId) this.s.adoptId.run(e.promptId, twin);
     return true;
   }
 
