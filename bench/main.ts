@@ -2,7 +2,7 @@
  * `npm run bench`: every speed and memory target, each measured against a baseline taken in the
  * same run on the same machine. Figures are printed as a table and written to bench-results.json.
  * BENCH_QUICK=1 shrinks the sizes (for a smoke run); BENCH_SKIP_1M=1 skips the 1M search point;
- * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, install, doctor).
+ * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, import, install, doctor).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { benchIngest } from './ingest.js';
@@ -12,6 +12,7 @@ import { benchHook } from './hook.js';
 import { benchTranscripts } from './transcripts.js';
 import { benchInstall } from './install.js';
 import { benchDoctor } from './doctor.js';
+import { benchImport } from './import.js';
 import { round } from './util.js';
 
 interface Row {
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   if (wanted('search')) searchRows();
   if (wanted('hook')) await hookRows();
   if (wanted('watcher')) await watcherRows();
+  if (wanted('import')) await importRows();
   if (wanted('install')) await installRows();
   if (wanted('doctor')) await doctorRows();
 
@@ -99,6 +101,15 @@ async function watcherRows(): Promise<void> {
   row('watcher', 'append → stored row, p95', `${tr.appendToRowP95Ms} ms`, '< 300 ms', tr.appendToRowP95Ms < 300);
   const appendRatio = tr.bigFileAppendMs / tr.smallFileAppendMs;
   row('watcher', 'one-line append: 1 GB file vs small file', `${round(appendRatio)}× (${tr.bigFileAppendMs} vs ${tr.smallFileAppendMs} ms)`, '≈ 1× (≤ 1.5×)', appendRatio <= 1.5);
+}
+
+async function importRows(): Promise<void> {
+  const im = await benchImport({ targetMb: quick ? 10 : 50, bigMb: quick ? 100 : 1000 });
+  results.import = im;
+  row('import', 'import-history end to end', `${im.mbPerSec} MB/s (read+parse alone ${im.readParseMbPerSec}; +schema ${im.evalOnlyMbPerSec})`, '≥ 50 MB/s', im.mbPerSec >= 50);
+  row('import', 'worker loop pause, import in its own process', `${im.separatePauseMs} ms (no import ${im.idlePauseMs}; in-process ${im.inProcessPauseMs})`, 'report', true);
+  row('import', 'hook write during import, p99 / max', `${im.hookWriteP99Ms} / ${im.hookWriteMaxMs} ms (no import max ${im.idleHookWriteMaxMs})`, 'report', true);
+  row('import', `peak RSS, ${im.bigMb} MB history vs ${im.smallMb} MB`, `${im.bigRssMb} vs ${im.smallRssMb} MB`, 'bounded (≤ 1.5×)', im.bigRssMb <= im.smallRssMb * 1.5);
 }
 
 async function installRows(): Promise<void> {

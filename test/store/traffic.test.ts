@@ -78,6 +78,7 @@ describe('captureByHost', () => {
     open.pop();
     const raw = new Database(path);
     raw.exec('DROP TABLE host_kind_activity');
+    // Only 3 is rewound: a missing version below the newest is applied on its own.
     raw.prepare('DELETE FROM schema_migrations WHERE version = 3').run();
     raw.exec('ALTER TABLE sessions DROP COLUMN context_sent_at');
     raw.close();

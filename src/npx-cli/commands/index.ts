@@ -7,6 +7,7 @@ import { register as search } from './search.js';
 import { register as mcp } from './mcp.js';
 import { register as transcript } from './transcript.js';
 import { register as doctor } from './doctor.js';
+import { register as importHistory } from './import-history.js';
 
 export const commands: ReadonlyArray<(program: Command) => void> = [
   install,
@@ -15,5 +16,6 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   search,
   mcp,
   transcript,
+  importHistory,
   doctor,
 ];

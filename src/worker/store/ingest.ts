@@ -14,8 +14,10 @@ import { ObservationQueue, type ObservationRow, type ObservationText } from './o
 import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
 import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
+import { contentKey, Twins } from './twins.js';
 import type { IngestResult, SaveMemoryInput } from './types.js';
 import { kindKey } from './traffic.js';
+import { eventTombstone, sessionTombstone } from './memory-keys.js';
 import { validateEvent } from './validate.js';
 
 export interface IngestDeps {
@@ -161,6 +163,11 @@ function prepareStatements(db: Database.Database) {
     digestObs: p(`SELECT * FROM (SELECT id, type, title, subtitle, narrative, facts, files_read, files_modified, concepts,
         tool_name, tool_use_id FROM observations WHERE session_id = ? ORDER BY created_at DESC, id DESC
       LIMIT ${DIGEST_OBSERVATIONS}) ORDER BY id`),
+    anyTombstone: p('SELECT 1 FROM tombstones LIMIT 1'),
+    tombstone: p('SELECT 1 FROM tombstones WHERE key = ?'),
+    summaryOf: p(`SELECT s.host, s.project, s.last_assistant_message AS lastAssistant, s.end_reason AS endReason, m.created_at AS at
+      FROM sessions s JOIN summaries m ON m.session_id = s.id WHERE s.id = ?`),
+    deleteSummary: p('DELETE FROM summaries WHERE session_id = ?'),
     upsertSummary: p(`INSERT INTO summaries (session_id, host, project, request, files_read, files_modified, commands, outcome, text, tags, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (session_id) DO UPDATE SET request = excluded.request, files_read = excluded.files_read,
@@ -184,10 +191,14 @@ export class Ingestor {
   /** The same per host and kind (`kindKey`), for the capture figures of doctor and status. */
   readonly kindActivity = new Map<string, string>();
   private readonly halves: ToolHalves;
+  /** The same event from a hook and from the host's log (twins.ts). */
+  private readonly twins: Twins;
   /** Observation rows on the fast path; with savepoints, rows are inserted at once. */
   private readonly queue: ObservationQueue;
   private queueing = false;
   private eventIndex = 0;
+  /** Whether any tombstone exists (read per batch): most databases have none to look up. */
+  private tombstones = false;
 
   constructor(
     db: Database.Database,
@@ -195,6 +206,7 @@ export class Ingestor {
   ) {
     this.s = prepareStatements(db);
     this.halves = new ToolHalves(db);
+    this.twins = new Twins(db);
     this.queue = new ObservationQueue(
       (row) => this.insertObservation(row),
       (index, err) => (isEnvironmentError(err) ? (err as Error) : new EventFailure(index, err)),
@@ -215,6 +227,8 @@ export class Ingestor {
     this.queue.clear();
     this.queueing = !isolated;
     this.halves.startBatch(events);
+    this.twins.startBatch();
+    this.tombstones = this.s.anyTombstone.get() !== undefined;
     const receivedAt = this.deps.now().toISOString();
     events.forEach((raw, index) => {
       this.eventIndex = index;
@@ -255,7 +269,12 @@ export class Ingestor {
 
   /** Returns true when the event was new, false for a duplicate. */
   private one(raw: CaptureEvent, at: string, receivedAt: string): boolean {
+    // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
+    const key = eventKey(raw);
+    // Forgotten (forget.ts): counted as already stored, and nothing of it is written again.
+    if (this.tombstones && this.forgotten(raw, key)) return false;
     const clean = this.deps.sanitize(raw);
+    if (this.tombstones && this.forgottenContent(raw, clean)) return false;
     const { own: session, privateTurn, parentPrivate } = this.resolveSession(raw, at);
     // A subagent's prompt is written during its parent's turn: private if that turn is.
     const isPrivatePrompt = raw.kind === 'prompt' &&
@@ -271,8 +290,7 @@ export class Ingestor {
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
     const payload = JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
     const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
-    // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
-    const key = eventKey(raw);
+    if (raw.kind === 'prompt' && this.twins.isPromptTwin(raw, key, session.id, isPrivatePrompt ? '' : stored?.prompt ?? '', isPrivatePrompt, at)) return false;
     const ins = this.s.insertEvent.run(key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt);
     if (ins.changes === 0) return false;
     const eventId = Number(ins.lastInsertRowid);
@@ -303,6 +321,22 @@ export class Ingestor {
         if (OBSERVED_KINDS.has(stored.kind)) this.addObservation(stored, session, eventId, at, toolUseId, sibling);
     }
     return true;
+  }
+
+  /** True when the event, or a session it belongs to, was forgotten. */
+  private forgotten(e: CaptureEvent, key: string): boolean {
+    const named = (k: string): boolean => this.s.tombstone.get(k) !== undefined;
+    if (named(eventTombstone(key)) || named(sessionTombstone(e.host, e.sessionId))) return true;
+    if (e.parentSessionId && named(sessionTombstone(e.host, e.parentSessionId))) return true;
+    return !!e.agentId && named(sessionTombstone(e.host, subagentSessionId(e.sessionId, e.agentId)));
+  }
+
+  /** An answer, or a prompt without a host id, forgotten by its text (twins.ts contentKey). */
+  private forgottenContent(e: CaptureEvent, clean: CaptureEvent | null): boolean {
+    const text = e.kind === 'assistant_message' ? clean?.message?.trim() && clip(clean.message.trim(), MAX_ASSISTANT_CHARS)
+      : e.kind === 'prompt' && !e.promptId ? clean?.prompt : undefined;
+    if (!text) return false;
+    return this.s.tombstone.get(eventTombstone(contentKey(e.host, e.sessionId, e.kind as 'prompt', text))) !== undefined;
   }
 
   /** The session row for an event (created on any first event), linked to its parent for subagents. */
@@ -368,6 +402,7 @@ export class Ingestor {
     );
     if (r.changes === 0) return;
     this.s.setTurn.run(number, priv ? 1 : 0, session.id);
+    this.twins.noteTurn(session.id, e.promptId, number);
     session.promptCount = number;
     session.privateTurn = priv ? 1 : 0;
   }
@@ -378,9 +413,10 @@ export class Ingestor {
    */
   private addAssistantMessage(e: CaptureEvent, session: SessionDbState, eventId: number, at: string): void {
     const text = clip(e.message!.trim(), MAX_ASSISTANT_CHARS);
-    this.s.setAssistant.run(text, session.id);
-    const turn = session.promptCount || null;
-    if (this.s.sameAssistant.get(session.id, turn, text)) return;
+    const latest = session.promptCount || null;
+    const turn = this.twins.turnOf(session.id, e.promptId) ?? latest;
+    if (turn === latest) this.s.setAssistant.run(text, session.id);
+    if (this.s.sameAssistant.get(session.id, turn, text) || this.twins.isAnswerTwin(e, session.id, text, at)) return;
     this.s.insertAssistant.run(session.id, eventId, e.host, session.project, turn, text, rowTags(e.host, session.project), at);
   }
 
@@ -421,7 +457,8 @@ export class Ingestor {
         return;
       }
     }
-    const row: ObservationRow = { session, eventId, host: e.host, promptNumber: session.promptCount || null, text, toolUseId, at };
+    const promptNumber = this.twins.turnOf(session.id, e.promptId) ?? (session.promptCount || null);
+    const row: ObservationRow = { session, eventId, host: e.host, promptNumber, text, toolUseId, at };
     // The first half of a call stays open: its other half may still come in this batch.
     const firstHalf = toolUseId !== null && !sibling;
     if (this.queueing) this.queue.add(row, this.eventIndex, firstHalf);
@@ -471,6 +508,22 @@ export class Ingestor {
 
   /** Writes (or replaces) the session's one summary from what it holds so far. */
   private summarizeSession(e: CaptureEvent, session: SessionDbState, at: string, ended: SessionEndState): void {
+    this.writeSummary(e.host, session, at, ended);
+  }
+
+  /**
+   * Writes a session's summary again from the rows it still holds (after a forget), keeping its
+   * time; removes it when nothing is left. Must run inside a transaction.
+   */
+  resummarize(sessionId: number): 'rewritten' | 'removed' | 'none' {
+    const r = this.s.summaryOf.get(sessionId) as (SessionEndState & { host: HostId; project: string; at: string }) | undefined;
+    if (!r) return 'none';
+    if (this.writeSummary(r.host, { id: sessionId, project: r.project }, r.at, r)) return 'rewritten';
+    this.s.deleteSummary.run(sessionId);
+    return 'removed';
+  }
+
+  private writeSummary(host: HostId, session: { id: number; project: string }, at: string, ended: SessionEndState): boolean {
     this.queue.insertAll(); // the digest reads the session's observations
     const prompts = (this.s.digestPrompts.all(session.id) as { text: string }[]).map((r) => r.text);
     const observations = (this.s.digestObs.all(session.id) as Record<string, string | null>[]).map(
@@ -481,16 +534,17 @@ export class Ingestor {
       }),
     );
     const assistantMessages = (this.s.digestAssistant.all(session.id) as { text: string }[]).map((r) => r.text);
-    if (!prompts.length && !observations.length && !ended.lastAssistant && !assistantMessages.length) return;
+    if (!prompts.length && !observations.length && !ended.lastAssistant && !assistantMessages.length) return false;
     const digest: SessionDigest = {
-      host: e.host, project: session.project, prompts, observations, assistantMessages,
+      host, project: session.project, prompts, observations, assistantMessages,
       lastAssistantMessage: ended.lastAssistant ?? undefined, endReason: ended.endReason ?? undefined,
     };
     const s = this.deps.summarize(digest);
     // One summary per session: a second session_end replaces it.
     this.s.upsertSummary.run(
-      session.id, e.host, session.project, s.request ?? '', list(s.filesRead), list(s.filesModified), list(s.commands),
-      s.outcome ?? '', s.text ?? '', rowTags(e.host, session.project), at,
+      session.id, host, session.project, s.request ?? '', list(s.filesRead), list(s.filesModified), list(s.commands),
+      s.outcome ?? '', s.text ?? '', rowTags(host, session.project), at,
     );
+    return true;
   }
 }

@@ -109,10 +109,19 @@ export interface HistoryIngestArgs {
   attempts?: number;
   /** Called after each batch with the bytes of this log read so far. */
   onProgress?: (bytesDone: number) => void;
+  /** Checked between batches: once aborted, returns after the batch being committed. */
+  signal?: AbortSignal;
+  /** Bytes of log per transaction (processFile's default: 1 MiB). */
+  batchBytes?: number;
+}
+
+/** The import's own position in a log, apart from a live watch's (which may have started at the end). */
+export function historyCheckpointKey(log: Pick<HistoryLog, 'key'>): string {
+  return `history:${log.key}`;
 }
 
 /**
- * Reads one log into the store from its checkpoint (keyed by `log.key`): a second run stores
+ * Reads one log into the store from its own checkpoint (`historyCheckpointKey(log)`): a second run stores
  * nothing new, an interrupted one resumes. Malformed or truncated records are dead-lettered; the
  * log never gets stuck. Everything is read (no subagentOnly): the events carry the host's own
  * session, prompt and tool ids for deduplication against live capture.
@@ -131,7 +140,7 @@ export async function ingestHistoryLog(a: HistoryIngestArgs): Promise<HistoryIng
     open = reopenable(made, () => reader.open(a.log));
   }
   return readLogToEnd({
-    store: a.store, schema: source.compiled, key: a.log.key, watchName: `history:${source.schema}`,
-    maxLineBytes: a.maxLineBytes, attempts: a.attempts, open, onProgress: a.onProgress,
+    store: a.store, schema: source.compiled, key: a.log.key, checkpointKey: historyCheckpointKey(a.log), watchName: `history:${source.schema}`,
+    maxLineBytes: a.maxLineBytes, attempts: a.attempts, open, onProgress: a.onProgress, signal: a.signal, batchBytes: a.batchBytes,
   });
 }

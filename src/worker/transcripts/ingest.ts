@@ -48,8 +48,14 @@ export interface LogRead {
 export interface LogTask {
   store: MemoryStore;
   schema: CompiledSchema;
-  /** Checkpoint key (a file path, or `<store>#<session>`). */
+  /** The log (a file path, or `<store>#<session>`): what events name as their transcript. */
   key: string;
+  /** Where the position is kept (default: `key`). */
+  checkpointKey?: string;
+  /** Checked between batches: once aborted, returns after the batch being committed. */
+  signal?: AbortSignal;
+  /** Bytes of log per transaction (processFile's default: 1 MiB). */
+  batchBytes?: number;
   watchName: string;
   open?: () => Promise<ByteSource>;
   subagentOnly?: boolean;
@@ -65,8 +71,11 @@ export async function readLogToEnd(t: LogTask): Promise<LogRead> {
   let failures = 0;
   for (;;) {
     const r = await processFile(
-      { path: t.key, watchName: t.watchName, schema: t.schema, subagentOnly: t.subagentOnly, maxLineBytes: t.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, open: t.open },
-      t.store, mem, { timeBudgetMs: 2000, isolate: failures >= 3 },
+      {
+        path: t.key, checkpointKey: t.checkpointKey, watchName: t.watchName, schema: t.schema, subagentOnly: t.subagentOnly,
+        maxLineBytes: t.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, open: t.open,
+      },
+      t.store, mem, { timeBudgetMs: t.signal ? 250 : 2000, isolate: failures >= 3, batchBytes: t.batchBytes },
     );
     sum.bytes += r.bytes;
     sum.lines += r.lines;
@@ -74,6 +83,8 @@ export async function readLogToEnd(t: LogTask): Promise<LogRead> {
     sum.duplicates += r.duplicates;
     sum.deadLetters += r.deadLetters;
     t.onProgress?.(r.offset);
+    // Stopped (Ctrl-C): the batches so far are committed with their checkpoint; a re-run resumes.
+    if (t.signal?.aborted && r.status !== 'retry') return sum;
     if (r.status === 'more') continue;
     if (r.status === 'retry') {
       if (++failures >= (t.attempts ?? 6)) return { ...sum, status: 'failed', error: r.error ?? 'unknown error' };

@@ -30,6 +30,11 @@ export interface FileTask {
   maxLineBytes?: number;
   /** Opens the log (default: the file at `path`); history readers hand in a made line stream. */
   open?: () => Promise<FileHandle>;
+  /**
+   * Where this reader's position is kept (default: `path`). A history import keeps its own, so
+   * a watch that started at the file's end does not make the import skip the file's past.
+   */
+  checkpointKey?: string;
 }
 
 /** What the caller keeps about a file between calls (never needed for correctness). */
@@ -94,7 +99,7 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
     if (mem.inode !== st.ino) { mem.inode = st.ino; mem.compressed = undefined; mem.skip = null; mem.lettered = new Set(); }
     mem.lettered ??= new Set();
     let cp: TranscriptCheckpoint | undefined;
-    try { cp = store.getCheckpoint(task.path); } catch (e) { return { ...out, status: 'retry', error: `store: ${(e as Error).message}` }; }
+    try { cp = store.getCheckpoint(task.checkpointKey ?? task.path); } catch (e) { return { ...out, status: 'retry', error: `store: ${(e as Error).message}` }; }
 
     const fileAt = new Date(st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs).toISOString();
     let state: FileState;
@@ -245,7 +250,7 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
 }
 
 function checkpoint(task: FileTask, inode: number, offset: number, fp: string | null, state: FileState): TranscriptCheckpoint {
-  return { filePath: task.path, watchName: task.watchName, offset, inode, fingerprint: fp, pending: state.pending as Record<string, unknown>, context: state.context };
+  return { filePath: task.checkpointKey ?? task.path, watchName: task.watchName, offset, inode, fingerprint: fp, pending: state.pending as Record<string, unknown>, context: state.context };
 }
 
 function writeLetters(store: MemoryStore, task: FileTask, letters: Letter[], mem: FileMemory, batchOffset: number): void {
