@@ -30,7 +30,9 @@ async function context(wire: string): Promise<Rec> {
 
 export const kimiWire: HistoryReader = {
   async list(path, file): Promise<HistoryLog[]> {
-    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs }];
+    const c = await context(path);
+    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs, sessionId: c.sessionId as string,
+      ...(typeof c.cwd === 'string' ? { cwd: c.cwd } : {}) }];
   },
   async open(log) {
     return prefixedFile(jsonLines([await context(log.path)]), log.path);
