@@ -166,3 +166,18 @@ describe('Goose sessions (documented format, hand-made)', () => {
     store.close();
   });
 });
+
+describe('unreadable stores', () => {
+  it('a file that is not a database is listed as unreadable and its import fails with the reason', async () => {
+    const home = tempDir('home');
+    const dbPath = join(home, '.local', 'share', 'opencode', 'opencode.db');
+    mkdirSync(join(dbPath, '..'), { recursive: true });
+    writeFileSync(dbPath, 'this is not a database, just text that is long enough to have a header page');
+    const logs = await opencode().findLogs(envOf(home));
+    expect(logs).toEqual([expect.objectContaining({ key: dbPath, unreadable: expect.any(String) })]);
+    const store = testStore();
+    const r = await ingestHistoryLog({ store, source: opencode(), log: logs[0] });
+    expect(r).toMatchObject({ status: 'failed', stored: 0, error: expect.stringMatching(/^cannot read .*opencode\.db: /) });
+    store.close();
+  });
+});

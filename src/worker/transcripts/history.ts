@@ -26,6 +26,8 @@ export interface HistoryLog {
   /** Known without reading the log (stores), else undefined. */
   sessionId?: string;
   cwd?: string;
+  /** The store could not be listed (not a database, locked, another shape): importing it fails with this. */
+  unreadable?: string;
 }
 
 export interface HistorySource {
@@ -78,7 +80,11 @@ function sourceFor(name: string, schema: TranscriptSchema): SourceImpl | null {
           let st;
           try { st = await stat(file); } catch { continue; }
           if (!st.isFile()) continue;
-          if (h.reader) logs.push(...(await historyReader(h.reader).list(file, { bytes: st.size, mtimeMs: st.mtimeMs })));
+          if (h.reader) {
+            try { logs.push(...(await historyReader(h.reader).list(file, { bytes: st.size, mtimeMs: st.mtimeMs }))); } catch (e) {
+              logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs, unreadable: (e as Error).message });
+            }
+          }
           else logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs });
         }
       }
@@ -129,6 +135,7 @@ export function historyCheckpointKey(log: Pick<HistoryLog, 'key'>): string {
 export async function ingestHistoryLog(a: HistoryIngestArgs): Promise<HistoryIngestResult> {
   const source = a.source as SourceImpl;
   if (!source.compiled) throw new Error(`not a history source: ${String(a.source.schema)}`);
+  if (a.log.unreadable) return { status: 'failed', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0, error: `cannot read ${a.log.key}: ${a.log.unreadable}` };
   let open: (() => Promise<ByteSource>) | undefined;
   if (source.reader) {
     let made: ByteSource | null;
