@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historySources, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
@@ -173,5 +173,26 @@ describe('Roo Code tasks (documented format, hand-made)', () => {
     expect(r.observations.map((o) => [o.toolUseId, o.toolName])).toEqual([['toolu_r1', 'Bash']]);
     expect(r.events.filter((e) => e.kind === 'assistant_message').map((e) => (e.payload as { message: string }).message).sort()).toEqual(['All done.', 'Running it.']);
     expect(cwds).toEqual(new Set(['/home/dev/projects/demo']));
+  });
+});
+
+describe('privacy on import', () => {
+  it('<private> spans and secret-shaped strings in an old log never reach the database', async () => {
+    const claude = HOST_CASES.find((c) => c.host === 'claude-code')!;
+    const home = tempDir('home');
+    const [main] = claude.place(home);
+    const secret = 'sk-ant-api03-' + 'Q'.repeat(80);
+    writeFileSync(main, readFileSync(main, 'utf8')
+      .replace('"content": "say hello using bash"', '"content": "say hello using bash <private>my bank pin 4711</private>"')
+      .replace('"content":"say hello using bash"', '"content":"say hello using bash <private>my bank pin 4711</private>"')
+      .replaceAll('hello-from-mock', `hello-from-mock ANTHROPIC_API_KEY=${secret}`));
+    expect(readFileSync(main, 'utf8')).toContain('4711');
+    const store = testStore();
+    for (const log of await source('claude-code').findLogs(envOf(home))) await ingestHistoryLog({ store, source: source('claude-code'), log });
+    store.close();
+    const db = [store.dbPath, `${store.dbPath}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f).toString('latin1')).join('');
+    expect(db).not.toContain('4711');
+    expect(db).not.toContain(secret);
+    expect(rows(store.dbPath).prompts.map((p) => p.text)).toEqual(['say hello using bash']);
   });
 });
