@@ -115,7 +115,7 @@ describe('Claude Code subagents', () => {
     const [main] = claude.place(home);
     const records = readFileSync(main, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((r) => r.type === 'user' || r.type === 'assistant')
-      .map((r) => JSON.stringify({ ...r, isSidechain: true, agentId: 'a5e1f0c', promptId: undefined,
+      .map((r) => JSON.stringify({ ...r, isSidechain: true, agentId: 'a5e1f0c',
         uuid: `sub-${String(r.uuid)}`, message: JSON.parse(JSON.stringify(r.message).replaceAll('toolu_gmwiv4i6td', 'toolu_sub1')) }));
     const sub = join(main.replace(/\.jsonl$/, ''), 'subagents', 'agent-a5e1f0c.jsonl');
     mkdirSync(join(sub, '..'), { recursive: true });
@@ -129,6 +129,8 @@ describe('Claude Code subagents', () => {
     expect(subEvents.some((e) => e.kind === 'session_start')).toBe(false);
     expect(r.observations.filter((o) => o.toolUseId === 'toolu_sub1')).toHaveLength(1);
     expect(r.sessions.find((s) => s.id === claude.sessionId)).toBeDefined();
+    // The subagent's opening message carries the parent's promptId: it is not a second prompt.
+    expect(r.prompts).toEqual([{ session: claude.sessionId, nativeId: claude.promptId, text: claude.prompt }]);
   });
 
   it('a summary record names the session, a compaction summary is kept', async () => {
@@ -194,5 +196,30 @@ describe('privacy on import', () => {
     expect(db).not.toContain('4711');
     expect(db).not.toContain(secret);
     expect(rows(store.dbPath).prompts.map((p) => p.text)).toEqual(['say hello using bash']);
+  });
+});
+
+describe('Kimi Code subagents', () => {
+  it('an agent other than main is read as a subagent of the session', async () => {
+    const kimi = HOST_CASES.find((c) => c.host === 'kimi')!;
+    const home = tempDir('home');
+    const [main] = kimi.place(home);
+    const sessionDir = join(main, '..', '..', '..');
+    const state = JSON.parse(readFileSync(join(sessionDir, 'state.json'), 'utf8')) as { agents: Record<string, unknown> };
+    state.agents['coder-1'] = { homedir: join(sessionDir, 'agents', 'coder-1'), type: 'sub' };
+    writeFileSync(join(sessionDir, 'state.json'), JSON.stringify(state));
+    const sub = join(sessionDir, 'agents', 'coder-1', 'wire.jsonl');
+    mkdirSync(join(sub, '..'), { recursive: true });
+    writeFileSync(sub, readFileSync(main, 'utf8').replaceAll('call_sr1i3ibzwv', 'call_sub_1'));
+    const { results, rows: r } = await importHome('kimi', home);
+    expect(results.map((x) => x.status)).toEqual(['done', 'done']);
+    const subEvents = r.events.filter((e) => (e.payload as { agentId?: string }).agentId === 'coder-1');
+    expect(subEvents.length).toBeGreaterThan(0);
+    expect(subEvents.every((e) => (e.payload as { isSubagent?: boolean }).isSubagent === true)).toBe(true);
+    expect(r.observations.filter((o) => o.toolUseId === 'call_sub_1')).toHaveLength(1);
+    expect(r.sessions.map((s) => [s.id, s.isSubagent])).toEqual([[kimi.sessionId, 0], [`${kimi.sessionId}:coder-1`, 1]]);
+    expect(r.prompts.map((p) => p.session)).toEqual([kimi.sessionId, `${kimi.sessionId}:coder-1`]);
+    expect(subEvents.every((e) => (e.payload as { parentSessionId?: string }).parentSessionId === kimi.sessionId)).toBe(true);
+    expect(r.events.filter((e) => (e.payload as { agentId?: string }).agentId === undefined).every((e) => (e.payload as { isSubagent?: boolean }).isSubagent !== true)).toBe(true);
   });
 });
