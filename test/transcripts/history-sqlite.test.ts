@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historySources, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
 import { ingestFiles } from '../../src/worker/transcripts/ingest.js';
-import { tempDir } from '../helpers/temp.js';
+import { FIXTURES, tempDir } from '../helpers/temp.js';
 import { rows, shipped, testStore } from './helpers.js';
 import { HOST_CASES } from './history-hosts.js';
 
@@ -179,5 +179,30 @@ describe('unreadable stores', () => {
     const r = await ingestHistoryLog({ store, source: opencode(), log: logs[0] });
     expect(r).toMatchObject({ status: 'failed', stored: 0, error: expect.stringMatching(/^cannot read .*opencode\.db: /) });
     store.close();
+  });
+});
+
+describe('OpenCode JSON storage (before SQLite; documented layout)', () => {
+  it('reads storage/session, message and part files into the same rows as the store', async () => {
+    const home = tempDir('home');
+    const storage = join(home, '.local', 'share', 'opencode', 'storage');
+    const read = (t: string) => readFileSync(join(FIXTURES, 'opencode', 'sessions', 'sqlite', `${t}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+    const write = (file: string, v: unknown) => { mkdirSync(join(file, '..'), { recursive: true }); writeFileSync(file, JSON.stringify(v)); };
+    const [s] = read('session');
+    write(join(storage, 'session', s.project_id, `${s.id}.json`), { id: s.id, projectID: s.project_id, directory: s.directory, title: s.title, time: { created: s.time_created, updated: s.time_updated } });
+    for (const m of read('message')) write(join(storage, 'message', m.session_id, `${m.id}.json`), { id: m.id, sessionID: m.session_id, ...m.data });
+    for (const p of read('part')) write(join(storage, 'part', p.message_id, `${p.id}.json`), { id: p.id, sessionID: p.session_id, messageID: p.message_id, ...p.data });
+    const fromFiles = testStore();
+    const logs = await opencode().findLogs(envOf(home));
+    expect(logs).toEqual([expect.objectContaining({ sessionId: s.id, cwd: s.directory })]);
+    expect(await ingestHistoryLog({ store: fromFiles, source: opencode(), log: logs[0] })).toMatchObject({ status: 'done', deadLetters: 0 });
+    const dbHome = tempDir('home');
+    HOST_CASES.find((c) => c.host === 'opencode')!.place(dbHome);
+    const fromDb = testStore();
+    for (const log of await opencode().findLogs(envOf(dbHome))) await ingestHistoryLog({ store: fromDb, source: opencode(), log });
+    expect(rows(fromFiles.dbPath).prompts).toEqual(rows(fromDb.dbPath).prompts);
+    expect(rows(fromFiles.dbPath).observations).toEqual(rows(fromDb.dbPath).observations);
+    fromFiles.close();
+    fromDb.close();
   });
 });

@@ -4,10 +4,12 @@
  * per text block or tool call, its state holding input and output). Each session becomes one
  * log: a `session` line, then per message a `message` line followed by its `part` lines, each
  * part carrying its message's role and summary flag (the join the schema language cannot make).
+ * Older OpenCode's JSON files (`storage/session/<project>/<session>.json`) give the same lines.
  */
 import type { HistoryLog } from '../history.js';
 import { bufferSource } from '../byte-source.js';
 import type { HistoryReader } from './index.js';
+import { listSessionFile, sessionFileLines } from './opencode-files.js';
 import { jsonLines } from './sources.js';
 import { hasColumns, json, withReadOnlyDb, type ReadOnlyDb } from './sqlite-snapshot.js';
 
@@ -48,6 +50,7 @@ function sessionLines(db: ReadOnlyDb, sessionId: string): unknown[] | null {
 
 export const opencodeSqlite: HistoryReader = {
   async list(path, file): Promise<HistoryLog[]> {
+    if (path.endsWith('.json')) return listSessionFile(path, file);
     return withReadOnlyDb(path, (db) => {
       if (!usable(db)) return [];
       const rows = db.prepare(`SELECT s.id, s.directory, s.time_updated,
@@ -62,6 +65,10 @@ export const opencodeSqlite: HistoryReader = {
   },
   async open(log) {
     if (!log.sessionId) return null;
+    if (log.path.endsWith('.json')) {
+      const made = await sessionFileLines(log);
+      return made ? bufferSource(jsonLines(made), 0, Number((made[0] as { time_created?: unknown }).time_created) || 0) : null;
+    }
     const lines = withReadOnlyDb(log.path, (db) => (usable(db) ? sessionLines(db, log.sessionId!) : null));
     if (!lines) return null;
     const created = Number((lines[0] as { time_created?: unknown }).time_created) || 0;
