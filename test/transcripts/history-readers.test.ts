@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -221,5 +222,31 @@ describe('Kimi Code subagents', () => {
     expect(r.prompts.map((p) => p.session)).toEqual([kimi.sessionId, `${kimi.sessionId}:coder-1`]);
     expect(subEvents.every((e) => (e.payload as { parentSessionId?: string }).parentSessionId === kimi.sessionId)).toBe(true);
     expect(r.events.filter((e) => (e.payload as { agentId?: string }).agentId === undefined).every((e) => (e.payload as { isSubagent?: boolean }).isSubagent !== true)).toBe(true);
+  });
+});
+
+describe('Kimi CLI (Python) context (documented format, hand-made)', () => {
+  it('finds the work directory by its md5 in kimi.json and reads prompts, tools and answers', async () => {
+    const home = tempDir('home');
+    const cwd = '/home/dev/projects/demo';
+    const md5 = createHash('md5').update(cwd).digest('hex');
+    const file = join(home, '.kimi', 'sessions', md5, 'sess-k1', 'context.jsonl');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(join(home, '.kimi', 'kimi.json'), JSON.stringify({ work_dirs: [{ path: '/elsewhere' }, { path: cwd, last_session_id: 'sess-k1' }] }));
+    writeFileSync(file, [
+      { role: '_system_prompt', content: 'You are Kimi.' },
+      { role: 'user', content: 'say hello using the shell' },
+      { role: 'assistant', content: '', tool_calls: [{ type: 'function', id: 'Shell:0', function: { name: 'Shell', arguments: '{"command":"echo hello-from-mock"}' } }] },
+      { role: 'tool', tool_call_id: 'Shell:0', content: [{ type: 'text', text: 'hello-from-mock' }] },
+      { role: 'assistant', content: 'All done.' },
+      { role: '_checkpoint', id: 1 },
+      { role: '_usage', token_count: 15 },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    expect(source('kimi-cli').verified).toBe(false);
+    const { results, rows: r, cwds } = await importHome('kimi-cli', home);
+    expect(results).toEqual([expect.objectContaining({ status: 'done', deadLetters: 0 })]);
+    expect(r.prompts).toEqual([{ session: 'sess-k1', nativeId: null, text: 'say hello using the shell' }]);
+    expect(r.observations.map((o) => [o.toolUseId, o.toolName])).toEqual([['Shell:0', 'Bash']]);
+    expect(cwds).toEqual(new Set([cwd]));
   });
 });

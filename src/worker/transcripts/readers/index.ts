@@ -8,6 +8,7 @@ import type { HistoryLog } from '../history.js';
 import { geminiChat } from './gemini-chat.js';
 import { gooseSessions } from './goose-sessions.js';
 import { grokUpdates } from './grok-updates.js';
+import { kimiCliContext } from './kimi-cli-context.js';
 import { kimiWire } from './kimi-wire.js';
 import { openclawSqlite } from './openclaw-sqlite.js';
 import { opencodeSqlite } from './opencode-sqlite.js';
@@ -26,6 +27,7 @@ const READERS: Record<string, HistoryReader> = {
   'openclaw-sqlite': openclawSqlite,
   'grok-updates': grokUpdates,
   'kimi-wire': kimiWire,
+  'kimi-cli-context': kimiCliContext,
   'goose-sessions': gooseSessions,
   'roo-task': rooTask,
 };
