@@ -40,8 +40,9 @@ export const gooseSessions: HistoryReader = {
     return withReadOnlyDb(path, (db) => {
       if (!usable(db)) return [];
       const updated = hasColumns(db, 'sessions', ['updated_at']) ? 's.updated_at' : 'NULL';
-      const rows = db.prepare(`SELECT s.id, s.working_dir, ${updated} AS updated,
-        coalesce((SELECT sum(length(content_json)) FROM messages m WHERE m.session_id = s.id), 0) AS bytes FROM sessions s ORDER BY s.rowid`).all() as
+      const rows = db.prepare(`SELECT s.id, s.working_dir, ${updated} AS updated, coalesce(m.bytes, 0) AS bytes FROM sessions s
+        LEFT JOIN (SELECT session_id, sum(length(content_json)) AS bytes FROM messages GROUP BY session_id) m ON m.session_id = s.id
+        ORDER BY s.rowid`).all() as
         Array<{ id: string; working_dir: string; updated: unknown; bytes: number }>;
       return rows.map((r) => {
         const t = typeof r.updated === 'number' ? r.updated : typeof r.updated === 'string' ? Date.parse(r.updated.includes('T') || r.updated.endsWith('Z') ? r.updated : `${r.updated.replace(' ', 'T')}Z`) : NaN;
