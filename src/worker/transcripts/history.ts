@@ -8,7 +8,7 @@ import { HOST_IDS, HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
 import type { MemoryStore } from '../store/types.js';
 import { compileSchema, type CompiledSchema } from './engine.js';
-import { compileGlob, expandGlob, globMatches } from './glob.js';
+import { compileGlob, expandGlob } from './glob.js';
 import type { ByteSource } from './byte-source.js';
 import { readLogToEnd, reopenable } from './ingest.js';
 import { historyReader } from './readers/index.js';
@@ -70,12 +70,11 @@ function sourceFor(name: string, schema: TranscriptSchema): SourceImpl | null {
     compiled,
     reader: h.reader,
     async findLogs(env: Env): Promise<HistoryLog[]> {
-      const exclude = (h.exclude ?? []).map((p) => compileGlob(p, env));
       const seen = new Set<string>();
       const logs: HistoryLog[] = [];
       for (const pattern of h.paths) {
         for (const file of await expandGlob(compileGlob(pattern, env))) {
-          if (seen.has(file) || exclude.some((g) => globMatches(g, file))) continue;
+          if (seen.has(file)) continue;
           seen.add(file);
           let st;
           try { st = await stat(file); } catch { continue; }

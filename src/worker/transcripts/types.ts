@@ -78,8 +78,6 @@ export interface TranscriptSchema {
 export interface HistorySpec {
   /** Globs (same language as watch paths) of the host's session logs. */
   paths: string[];
-  /** Globs of matches to leave out (e.g. files another path of the same schema already reads). */
-  exclude?: string[];
   /** A named reader for logs that are not JSON lines (a SQLite store, one JSON document per session). */
   reader?: string;
   /** False: the format is taken from the host's documentation, not from a captured real log. */
