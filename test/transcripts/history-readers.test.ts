@@ -250,3 +250,29 @@ describe('Kimi CLI (Python) context (documented format, hand-made)', () => {
     expect(cwds).toEqual(new Set([cwd]));
   });
 });
+
+describe('Cursor agent transcripts (documented format, hand-made)', () => {
+  it('resolves the project slug to the directory that exists and reads prompts, answers and tool calls', async () => {
+    const home = tempDir('home');
+    const project = join(home, 'work', 'my.app-v2');
+    mkdirSync(project, { recursive: true });
+    mkdirSync(join(home, 'work', 'my'), { recursive: true }); // a decoy: "my" + "app-v2" does not exist
+    const slug = project.slice(1).replace(/[/.]/g, '-');
+    const id = '5d2c1b7e-0000-4000-8000-00000000c0de';
+    const file = join(home, '.cursor', 'projects', slug, 'agent-transcripts', id, `${id}.jsonl`);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, [
+      { role: 'user', message: { content: [{ type: 'text', text: '<user_query>\nsay hello using the shell\n</user_query>' }] } },
+      { role: 'assistant', message: { content: [{ type: 'text', text: 'Running it.' }, { type: 'tool_use', name: 'Shell', input: { command: 'echo hello-from-mock' } }] } },
+      { role: 'assistant', message: { content: [{ type: 'text', text: 'All done.' }] } },
+      { type: 'turn_ended', status: 'success' },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    expect(source('cursor').verified).toBe(false);
+    const { results, rows: r, cwds } = await importHome('cursor', home);
+    expect(results).toEqual([expect.objectContaining({ status: 'done', deadLetters: 0 })]);
+    expect(cwds).toEqual(new Set([project]));
+    expect(r.prompts).toEqual([{ session: id, nativeId: null, text: 'say hello using the shell' }]);
+    expect(r.events.filter((e) => e.kind === 'tool_use').map((e) => (e.payload as { toolName: string }).toolName)).toEqual(['Bash']);
+    expect(r.events.filter((e) => e.kind === 'assistant_message').map((e) => (e.payload as { message: string }).message).sort()).toEqual(['All done.', 'Running it.']);
+  });
+});

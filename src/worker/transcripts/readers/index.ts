@@ -5,6 +5,7 @@
  */
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
+import { cursorTranscript } from './cursor-transcript.js';
 import { geminiChat } from './gemini-chat.js';
 import { gooseSessions } from './goose-sessions.js';
 import { grokUpdates } from './grok-updates.js';
@@ -23,6 +24,7 @@ export interface HistoryReader {
 
 const READERS: Record<string, HistoryReader> = {
   'gemini-chat': geminiChat,
+  'cursor-transcript': cursorTranscript,
   'opencode-sqlite': opencodeSqlite,
   'openclaw-sqlite': openclawSqlite,
   'grok-updates': grokUpdates,
