@@ -1,7 +1,7 @@
 // `claude-mem import-history` as a user runs it: real processes on a temp HOME holding real
 // Claude Code and Codex logs (the captured fixtures), copied as many sessions.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -86,13 +86,19 @@ describe('claude-mem import-history', () => {
     seed(home, 1);
     const file = join(home, '.claude', 'projects', '-home-dev-projects-demo', `${uuid(CLAUDE_SESSION, 0)}.jsonl`);
     appendFileSync(file, '{"type":"user", this is not json}\n[1,2,3]\n{"type":"assistant","message":{"content":[{"type":"text","text":"cut off');
+    // Nobody has written to it for an hour: the host crashed mid-record.
+    const old = new Date(Date.now() - 3600_000);
+    utimesSync(file, old, old);
     const r = await run(env, ['--json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { deadLetters: number };
-    expect(doc.deadLetters).toBe(2);
+    expect(doc.deadLetters).toBe(3);
     expect(counts(db(dataDir))).toMatchObject({ prompts: 2, observations: 2 });
-    const letters = new Database(db(dataDir), { readonly: true }).prepare('SELECT reason FROM dead_letters').pluck().all();
-    expect(letters.join('\n')).toMatch(/unparseable JSON[\s\S]*not a JSON object/);
+    const letters = () => new Database(db(dataDir), { readonly: true }).prepare('SELECT reason FROM dead_letters ORDER BY id').pluck().all();
+    expect(letters().join('\n')).toMatch(/unparseable JSON[\s\S]*not a JSON object[\s\S]*ends inside a record/);
+    const again = await run(env, ['--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ stored: 0, deadLetters: 0 });
+    expect(letters()).toHaveLength(3);
   });
 
   it('Ctrl-C stops after a committed batch (exit 130); the next run resumes and the result equals one uninterrupted run', async () => {

@@ -9,6 +9,7 @@ import type { HostId } from '../../shared/hosts.js';
 import type { MemoryStore } from '../store/types.js';
 import { historyCheckpointKey, ingestHistoryLog, type HistoryIngestResult, type HistoryLog, type HistorySource } from '../transcripts/history.js';
 import type { PlannedHost } from './plan.js';
+import { letterColdTail } from './tail.js';
 
 export interface HostTotals {
   host: HostId;
@@ -76,7 +77,11 @@ export async function runImport(a: RunImportArgs): Promise<ImportSummary> {
         const r = await ingestOne(ingest, a.store, source, log, report, a.signal);
         add(t, r);
         if (r.status === 'failed') t.failed.push({ log: log.key, error: r.error ?? 'unknown error' });
-        else if (r.status === 'done') { t.done++; t.stored += closeTurn(a.store, h.host, log); }
+        else if (r.status === 'done') {
+          t.done++;
+          t.stored += closeTurn(a.store, h.host, log);
+          t.deadLetters += await letterColdTail(a.store, log).catch(() => 0);
+        }
         if (r.status === 'stopped') { sum.stopped = true; break; }
         logsDone++;
         report(log.bytes);
