@@ -92,3 +92,16 @@ describe('malformed logs', () => {
     store.close();
   });
 });
+
+describe('log offsets', () => {
+  it('marks the logs a reader makes, whose offsets are not file offsets', async () => {
+    for (const c of HOST_CASES) {
+      const home = tempDir('home');
+      c.place(home);
+      const source = sourceOf(c);
+      const logs = await source.findLogs(envOf(home));
+      const made = ['gemini', 'grok-build', 'kimi', 'opencode', 'openclaw'].includes(c.schema);
+      expect(logs.every((l) => (l.madeLines === true) === made), c.schema).toBe(true);
+    }
+  });
+});

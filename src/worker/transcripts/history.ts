@@ -28,6 +28,11 @@ export interface HistoryLog {
   cwd?: string;
   /** The store could not be listed (not a database, locked, another shape): importing it fails with this. */
   unreadable?: string;
+  /**
+   * A reader makes this log's lines (a store, a side file first, merged chunks): its checkpoint
+   * offsets count those lines' bytes, not the file's.
+   */
+  madeLines?: boolean;
 }
 
 export interface HistorySource {
@@ -80,8 +85,11 @@ function sourceFor(name: string, schema: TranscriptSchema): SourceImpl | null {
           try { st = await stat(file); } catch { continue; }
           if (!st.isFile()) continue;
           if (h.reader) {
-            try { logs.push(...(await historyReader(h.reader).list(file, { bytes: st.size, mtimeMs: st.mtimeMs }))); } catch (e) {
-              logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs, unreadable: (e as Error).message });
+            try {
+              const listed = await historyReader(h.reader).list(file, { bytes: st.size, mtimeMs: st.mtimeMs });
+              logs.push(...listed.map((l) => ({ ...l, madeLines: true })));
+            } catch (e) {
+              logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs, unreadable: (e as Error).message, madeLines: true });
             }
           }
           else logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs });
