@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { historySources, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
+import { historyCheckpointKey, historySources, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
 import { mergeUpdates } from '../../src/worker/transcripts/readers/grok-updates.js';
 import { tempDir } from '../helpers/temp.js';
 import { FIXTURE_DIR, rows, testStore } from './helpers.js';
@@ -130,6 +130,12 @@ describe('Claude Code subagents', () => {
     expect(subEvents.some((e) => e.kind === 'session_start')).toBe(false);
     expect(r.observations.filter((o) => o.toolUseId === 'toolu_sub1')).toHaveLength(1);
     expect(r.sessions.find((s) => s.id === claude.sessionId)).toBeDefined();
+    // The file's session (what a turn_end after the import names) is the parent, not the file name.
+    const store = testStore();
+    const subLog = (await source('claude-code').findLogs(envOf(home))).find((l) => l.path === sub)!;
+    await ingestHistoryLog({ store, source: source('claude-code'), log: subLog });
+    expect(store.getCheckpoint(historyCheckpointKey(subLog))?.context).toMatchObject({ sessionId: claude.sessionId, agentId: 'a5e1f0c' });
+    store.close();
     // The subagent's opening message carries the parent's promptId: it is not a second prompt.
     expect(r.prompts).toEqual([{ session: claude.sessionId, nativeId: claude.promptId, text: claude.prompt }]);
   });
