@@ -282,3 +282,16 @@ describe('Cursor agent transcripts (documented format, hand-made)', () => {
     expect(r.events.filter((e) => e.kind === 'assistant_message').map((e) => (e.payload as { message: string }).message).sort()).toEqual(['All done.', 'Running it.']);
   });
 });
+
+describe('injected context in a user turn', () => {
+  it('Gemini: the <hook_context> parts of a user turn are not part of the prompt', async () => {
+    const gemini = HOST_CASES.find((c) => c.host === 'gemini')!;
+    const home = tempDir('home');
+    const [file] = gemini.place(home);
+    const hook = { text: '<hook_context># claude-mem: memory of /home/dev/projects/demo\n- earlier work\n</hook_context>' };
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"content":[{"text":"say hello using the shell"}]', `"content":[${JSON.stringify(hook)},{"text":"say hello using the shell"}]`));
+    expect(readFileSync(file, 'utf8')).toContain('earlier work');
+    const { rows: r } = await importHome('gemini', home);
+    expect(r.prompts.map((p) => p.text)).toEqual([gemini.prompt]);
+  });
+});
