@@ -92,7 +92,7 @@ describe('OpenClaw store', () => {
     const r = await ingestHistoryLog({ store, source: openclaw(), log });
     expect(r).toMatchObject({ status: 'done', deadLetters: 2 });
     expect(rows(store.dbPath).prompts.map((p) => [p.nativeId, p.text])).toEqual([
-      ['2e2c77ff-2523-4001-88fe-6285abcec046', 'say hello using bash'], ['e-late', 'one more thing'],
+      ['97381ac0-a4bb-47f9-9540-2953a495ae2b', 'say hello using bash'], ['e-late', 'one more thing'],
     ]);
     const again = await ingestHistoryLog({ store, source: openclaw(), log });
     expect(again).toMatchObject({ status: 'done', stored: 0, deadLetters: 0 });
