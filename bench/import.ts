@@ -4,8 +4,9 @@
  *   against reading + JSON.parse alone and reading + parsing + schema evaluation alone;
  * - the longest event-loop pause of a process that holds the store as the worker does and
  *   writes one hook event every 10 ms, while `claude-mem import-history` runs in its own process
- *   (the chosen design), against the same process with no import running, and against the
- *   import run inside that process (what running it in the worker would cost);
+ *   (the fallback when no worker runs), against the same process with no import running, and
+ *   against the import run inside that process with the worker's batch size (the chosen design:
+ *   the worker runs the job);
  * - peak memory (max RSS) of `claude-mem import-history` on a 1 GB history against a 100 MB one.
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +18,7 @@ import { openStore } from '../src/worker/store/sqlite-store.js';
 import type { MemoryStore, TranscriptCheckpoint } from '../src/worker/store/types.js';
 import { planImport } from '../src/worker/import/plan.js';
 import { runImport } from '../src/worker/import/run.js';
+import { WORKER_BATCH_BYTES } from '../src/worker/import/jobs.js';
 import { ingestHistoryLog } from '../src/worker/transcripts/history.js';
 import { codexLog } from './transcripts.js';
 import { BIN, benchHome, percentile, round } from './util.js';
@@ -28,6 +30,8 @@ export interface ImportBench {
   evalOnlyMbPerSec: number;
   events: number;
   inProcessPauseMs: number;
+  workerMbPerSec: number;
+  workerHookWriteMaxMs: number;
   separatePauseMs: number;
   idlePauseMs: number;
   hookWriteP99Ms: number;
@@ -144,15 +148,21 @@ export async function benchImport(o: { targetMb: number; bigMb: number }): Promi
       evalOnlyMbPerSec = mb / ((performance.now() - t) / 1000);
       events = nul.events;
     }
-    // End to end in this process (as if the worker ran it), store closed included.
+    // End to end in this process, store closed included.
     const db = join(h.root, 'inproc.db');
     const t0 = performance.now();
-    const inProc = await loopWhile(async () => {
+    await (async () => {
       const store = openStore(db);
       await runImport({ store, plan, ingest: ingestHistoryLog });
       store.close();
-    });
+    })();
     const mbPerSec = mb / ((performance.now() - t0) / 1000);
+    // As the worker runs it (jobs.ts): 256 KiB batches, hook writes on the same connection in between.
+    const wstore = openStore(join(h.root, 'worker-job.db'));
+    const t1 = performance.now();
+    const inProc = await loopWhile(() => runImport({ store: wstore, plan, ingest: (a) => ingestHistoryLog({ ...a, batchBytes: WORKER_BATCH_BYTES }) }), wstore);
+    const workerMbPerSec = mb / ((performance.now() - t1) / 1000);
+    wstore.close();
     // The chosen design: the import in its own process; this process plays the worker.
     const worker = openStore(join(h.dataDir, 'claude-mem.db'));
     const idle = await loopWhile(() => new Promise((r) => setTimeout(r, 3000)), worker);
@@ -163,7 +173,7 @@ export async function benchImport(o: { targetMb: number; bigMb: number }): Promi
     const big = await peakRssMb(o.bigMb, 'c');
     return {
       mb: round(mb, 1), mbPerSec: round(mbPerSec, 1), readParseMbPerSec: round(readParseMbPerSec, 1), evalOnlyMbPerSec: round(evalOnlyMbPerSec, 1), events,
-      inProcessPauseMs: round(inProc.pauseMs, 1), separatePauseMs: round(separate.pauseMs, 1), idlePauseMs: round(idle.pauseMs, 1),
+      inProcessPauseMs: round(inProc.pauseMs, 1), workerMbPerSec: round(workerMbPerSec, 1), workerHookWriteMaxMs: round(Math.max(...inProc.writes), 1), separatePauseMs: round(separate.pauseMs, 1), idlePauseMs: round(idle.pauseMs, 1),
       hookWriteP99Ms: round(percentile(separate.writes, 99), 1), hookWriteMaxMs: round(Math.max(...separate.writes), 1),
       idleHookWriteMaxMs: round(Math.max(...idle.writes), 1),
       smallMb: round(small.mb, 0), smallRssMb: small.rssMb, bigMb: round(big.mb, 0), bigRssMb: big.rssMb,

@@ -124,3 +124,32 @@ describe('claude-mem import-history', () => {
     expect(counts(db(dataDir))).toMatchObject({ sessions: 300, prompts: 300, observations: 300, assistant: 300, summaries: 300 });
   });
 });
+
+describe('claude-mem import-history with the worker running', () => {
+  const start = (env: NodeJS.ProcessEnv) => spawnCollect(process.execPath, [DIST_BIN, 'start'], { env, timeoutMs: 30_000 });
+  const stop = (env: NodeJS.ProcessEnv) => spawnCollect(process.execPath, [DIST_BIN, 'stop'], { env, timeoutMs: 30_000 });
+
+  it('the worker runs the import (one writer); a re-run and Ctrl-C behave as without it', async () => {
+    const { home, dataDir, env } = tempHome();
+    seed(home, 150);
+    expect((await start(env)).code).toBe(0);
+    try {
+      const child = spawn(process.execPath, [DIST_BIN, 'import-history'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+      const code = await new Promise<number | null>((resolve) => {
+        const t = setInterval(() => { if (err.includes('import:')) { clearInterval(t); child.kill('SIGINT'); } }, 5);
+        child.on('close', (c) => resolve(c));
+      });
+      expect(code, err).toBe(130);
+      const r = await run(env, ['--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ via: 'worker', ok: true });
+      expect(counts(db(dataDir))).toMatchObject({ sessions: 300, prompts: 300, observations: 300, assistant: 300, summaries: 300 });
+      const again = await run(env, ['--json']);
+      expect(JSON.parse(again.stdout)).toMatchObject({ via: 'worker', stored: 0 });
+    } finally {
+      await stop(env);
+    }
+  });
+});

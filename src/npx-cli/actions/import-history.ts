@@ -20,7 +20,8 @@ export async function importHistory(a: ImportArgs): Promise<void> {
     return;
   }
   if (!a.json) printPlan(plan);
-  const sum = await runHistoryImport({ plan, dataDir: dataDir(env), progress: !a.json || !!process.stderr.isTTY });
+  const project = a.project && resolve(a.project);
+  const sum = await runHistoryImport({ plan, dataDir: dataDir(env), progress: !a.json || !!process.stderr.isTTY, request: { sinceMs: a.sinceMs, project } });
   const failed = sum.hosts.some((h) => h.failed.length > 0);
   if (a.json) printJson({ ok: !failed && !sum.stopped, dryRun: false, ...sum });
   else printSummary(sum);

@@ -57,7 +57,7 @@ export async function offerInteractively(p: Prompter, hosts: readonly HostId[], 
   });
   if (p.isCancel(answer) || answer === 'skip') return undefined;
   const plan = answer === 'all' ? offer.all : offer.recent;
-  const sum = await runHistoryImport({ plan, dataDir, progress: true });
+  const sum = await runHistoryImport({ plan, dataDir, progress: true, request: answer === 'all' ? {} : { sinceMs: offer.sinceMs } });
   (sum.stopped || sum.hosts.some((h) => h.failed.length) ? p.log.warn : p.log.success)(summaryLine(sum));
   return sum;
 }
@@ -66,7 +66,7 @@ export async function offerInteractively(p: Prompter, hosts: readonly HostId[], 
 export async function importAfterInstall(hosts: readonly HostId[], dataDir: string, env: NodeJS.ProcessEnv, json: boolean): Promise<ImportSummary> {
   const offer = await findOffer(hosts, env);
   if (!json) for (const l of offerLines(offer)) println(l);
-  const sum = await runHistoryImport({ plan: offer.recent, dataDir, progress: true });
+  const sum = await runHistoryImport({ plan: offer.recent, dataDir, progress: true, request: { sinceMs: offer.sinceMs } });
   if (!json) (sum.stopped ? eprintln : println)(summaryLine(sum));
   for (const h of sum.hosts) for (const f of h.failed) eprintln(`import failed: ${f.log}: ${f.error}`);
   return sum;

@@ -121,7 +121,7 @@ async function offerHistory(p: Prompter, out: InstallOutcome, o: InteractiveOpti
     if (!offer.recent.length) return;
     p.note(history.offerLines(offer).join('\n'), 'Past sessions on this machine');
     const { runHistoryImport } = await import('../import/session.js');
-    p.log.success(history.summaryLine(await runHistoryImport({ plan: offer.recent, dataDir: out.dataDir, progress: true })));
+    p.log.success(history.summaryLine(await runHistoryImport({ plan: offer.recent, dataDir: out.dataDir, progress: true, request: { sinceMs: offer.sinceMs } })));
     return;
   }
   await history.offerInteractively(p, hosts, out.dataDir, o.env);

@@ -46,6 +46,8 @@ export interface ImportSummary {
   /** True when the signal stopped the run before every log was read. */
   stopped: boolean;
   elapsedMs: number;
+  /** Who wrote: the worker (a job it ran) or the importing process itself (no worker up). */
+  via?: 'worker' | 'here';
 }
 
 export interface RunImportArgs {
