@@ -2,7 +2,7 @@
  * `npm run bench`: every speed and memory target, each measured against a baseline taken in the
  * same run on the same machine. Figures are printed as a table and written to bench-results.json.
  * BENCH_QUICK=1 shrinks the sizes (for a smoke run); BENCH_SKIP_1M=1 skips the 1M search point;
- * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, install, doctor, memory, viewer).
+ * BENCH_ONLY=<area,...> runs only those areas (worker, ingest, search, hook, watcher, import, install, doctor, memory, viewer).
  * BENCH_EXPORT_MB sets the export size of the memory area (default 1024; 50 with BENCH_QUICK).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { benchInstall } from './install.js';
 import { benchDoctor } from './doctor.js';
 import { benchViewer } from './viewer.js';
 import { benchMemoryIo } from './memory-io.js';
+import { benchImport } from './import.js';
 import { round } from './util.js';
 
 interface Row {
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   if (wanted('search')) searchRows();
   if (wanted('hook')) await hookRows();
   if (wanted('watcher')) await watcherRows();
+  if (wanted('import')) await importRows();
   if (wanted('install')) await installRows();
   if (wanted('doctor')) await doctorRows();
   if (wanted('viewer')) await viewerRows();
@@ -105,6 +107,16 @@ async function watcherRows(): Promise<void> {
   row('watcher', 'append → stored row, p95', `${tr.appendToRowP95Ms} ms`, '< 300 ms', tr.appendToRowP95Ms < 300);
   const appendRatio = tr.bigFileAppendMs / tr.smallFileAppendMs;
   row('watcher', 'one-line append: 1 GB file vs small file', `${round(appendRatio)}× (${tr.bigFileAppendMs} vs ${tr.smallFileAppendMs} ms)`, '≈ 1× (≤ 1.5×)', appendRatio <= 1.5);
+}
+
+async function importRows(): Promise<void> {
+  const im = await benchImport({ targetMb: quick ? 10 : 50, bigMb: quick ? 100 : 1000 });
+  results.import = im;
+  row('import', 'import-history end to end', `${im.mbPerSec} MB/s (read+parse alone ${im.readParseMbPerSec}; +schema ${im.evalOnlyMbPerSec})`, '≥ 50 MB/s', im.mbPerSec >= 50);
+  row('import', 'worker loop pause, import run by the worker', `${im.inProcessPauseMs} ms (no import ${im.idlePauseMs}; ${im.workerMbPerSec} MB/s)`, 'report', true);
+  row('import', 'hook write during it, max', `${im.workerHookWriteMaxMs} ms (no import ${im.idleHookWriteMaxMs})`, 'report', true);
+  row('import', 'same, import in another process: pause / write p99 / max', `${im.separatePauseMs} / ${im.hookWriteP99Ms} / ${im.hookWriteMaxMs} ms`, 'report', true);
+  row('import', `peak RSS, ${im.bigMb} MB history vs ${im.smallMb} MB`, `${im.bigRssMb} vs ${im.smallRssMb} MB`, 'bounded (≤ 1.5×)', im.bigRssMb <= im.smallRssMb * 1.5);
 }
 
 async function installRows(): Promise<void> {

@@ -1,6 +1,8 @@
 /** The interactive flow, driven through injected prompt functions (the real terminal is covered in pty.test.ts). */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { FIXTURES } from '../helpers/temp.js';
 import { describe, expect, it } from 'vitest';
 import { claudeCode } from '../../src/npx-cli/hosts/claude-code.js';
 import { codex } from '../../src/npx-cli/hosts/codex.js';
@@ -116,5 +118,55 @@ describe('interactive install (injected prompts)', () => {
     expect(text).toMatch(/ask Codex \(codex app-server\) to trust these hooks/);
     // No codex on PATH here: said plainly.
     expect(text).toMatch(/Codex capture is OFF until the hooks are trusted: codex is not on PATH/);
+  });
+});
+
+describe('interactive install: past sessions', () => {
+  const claudeLog = () => {
+    const dir = join(FIXTURES, 'claude-code', 'sessions');
+    return join(dir, readdirSync(dir).find((f) => f.endsWith('.jsonl'))!);
+  };
+  const seedLog = (home: string, mtime = new Date()) => {
+    const dir = join(home, '.claude', 'projects', '-home-dev-projects-demo');
+    mkdirSync(dir, { recursive: true });
+    const to = join(dir, basename(claudeLog()));
+    copyFileSync(claudeLog(), to);
+    utimesSync(to, mtime, mtime);
+  };
+  const prompts = (dataDir: string) => {
+    const db = new Database(join(dataDir, 'claude-mem.db'), { readonly: true });
+    try { return db.prepare('SELECT native_id FROM prompts').pluck().all(); } finally { db.close(); }
+  };
+
+  it('shows sessions and disk per host, imports the last 90 days by default', async () => {
+    const s = await setup();
+    seedLog(s.home);
+    const { p, shown, asked } = scripted([['claude-code'], 'install', 'recent']);
+    expect(await runInteractive(s.prepared, p, s.opts)).toBe(0);
+    const text = shown.join('\n');
+    expect(text).toMatch(/note Past sessions on this machine\nClaude Code: 1 session\(s\), 11 kB in the last 90 days \(1, 11 kB in all\)/);
+    expect(asked.at(-1)).toBe('select: Import them into memory now?');
+    expect(text).toMatch(/ok Imported 1 past session\(s\): 6 event\(s\) stored/);
+    expect(prompts(join(s.home, '.claude-mem'))).toEqual(['64162777-60c7-4933-a462-396be60bfee1']);
+  });
+
+  it('"No" imports nothing; a session older than 90 days is only in "everything"', async () => {
+    const s = await setup();
+    seedLog(s.home, new Date(Date.now() - 200 * 86_400_000));
+    const { p, shown } = scripted([['claude-code'], 'install', 'skip']);
+    expect(await runInteractive(s.prepared, p, s.opts)).toBe(0);
+    expect(shown.join('\n')).toMatch(/Claude Code: 0 session\(s\), 0 kB in the last 90 days \(1, 11 kB in all\)/);
+    expect(existsSync(join(s.home, '.claude-mem', 'claude-mem.db')) ? prompts(join(s.home, '.claude-mem')) : []).toEqual([]);
+    const again = scripted([['claude-code'], 'install', 'all']);
+    expect(await runInteractive(s.prepared, again.p, s.opts)).toBe(0);
+    expect(prompts(join(s.home, '.claude-mem'))).toHaveLength(1);
+  });
+
+  it('--no-import-history asks nothing about past sessions', async () => {
+    const s = await setup();
+    seedLog(s.home);
+    const { p, asked } = scripted([['claude-code'], 'install']);
+    expect(await runInteractive(s.prepared, p, { ...s.opts, importHistory: false })).toBe(0);
+    expect(asked.join('\n')).not.toContain('Import them');
   });
 });

@@ -9,6 +9,7 @@ import { register as transcript } from './transcript.js';
 import { register as doctor } from './doctor.js';
 import { register as viewer } from './viewer.js';
 import { register as memory } from './memory.js';
+import { register as importHistory } from './import-history.js';
 
 export const commands: ReadonlyArray<(program: Command) => void> = [
   install,
@@ -17,6 +18,7 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   search,
   mcp,
   transcript,
+  importHistory,
   doctor,
   viewer,
   memory,

@@ -16,6 +16,7 @@ interface InstallOpts {
   start: boolean;
   codexSubagentTranscripts?: boolean;
   enableHooks?: boolean;
+  importHistory?: boolean;
 }
 
 const HELP = `
@@ -27,6 +28,8 @@ nothing is asked:
   --all-detected     installs the hosts found on this machine
   --yes              alone: the hosts found on this machine
   --dry-run          alone: shows the plan for the hosts found (writes nothing, not even the data dir)
+  --import-history   then imports the last 90 days of the installed hosts' past sessions
+                     (on a terminal you are asked, default yes; --no-import-history: not offered)
   none of these      exits 2 without changing anything (there is no one to ask)
 
 A host whose own switch turns every hook off (Codex \`[features] hooks = false\`, Claude Code
@@ -52,6 +55,8 @@ export function register(program: Command): void {
     .option('--json', 'one JSON document on stdout (a result per host); logs on stderr')
     .option('--no-start', 'do not start the worker')
     .option('--codex-subagent-transcripts', 'also capture Codex subagent sessions from its rollout logs')
+    .option('--import-history', 'then import the last 90 days of past sessions the installed hosts wrote (asked on a terminal)')
+    .option('--no-import-history', 'do not offer to import past sessions')
     .option('--enable-hooks', "turn on a host's own hook switch you turned off (Codex [features] hooks, Claude Code disableAllHooks)")
     .addHelpText('after', HELP)
     .action(async (opts: InstallOpts) => {
@@ -77,7 +82,7 @@ export function register(program: Command): void {
         const code = await runInteractive(prepared, await clackPrompter(), {
           preselected: named && (opts.allDetected ? union(named, detectedIds(prepared)) : named),
           start: opts.start, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
-          write: (t) => process.stdout.write(t),
+          write: (t) => process.stdout.write(t), importHistory: opts.importHistory,
         });
         setExit(code);
         return;
@@ -90,6 +95,7 @@ export function register(program: Command): void {
           selected, dryRun: !!opts.dryRun, json: !!opts.json, start: opts.start,
           trustCodex: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
         });
+        if (opts.importHistory && !opts.dryRun) r.document.history = await importHistoryAfter(r.document, env, !!opts.json);
         emit(r, !!opts.json);
         setExit(r.exitCode);
       } catch (e) {
@@ -101,6 +107,15 @@ export function register(program: Command): void {
         throw e;
       }
     });
+}
+
+/** `--import-history` without prompts: the hosts this install set up (failed ones excluded). */
+async function importHistoryAfter(doc: Record<string, unknown>, env: NodeJS.ProcessEnv, json: boolean): Promise<unknown> {
+  const hosts = ((doc.hosts ?? []) as Array<{ id: HostId; selected: boolean; status: string }>)
+    .filter((h) => h.selected && h.status !== 'failed' && h.status !== 'skipped').map((h) => h.id);
+  if (!hosts.length || typeof doc.dataDir !== 'string') return null;
+  const { importAfterInstall } = await import('../install/history.js');
+  return importAfterInstall(hosts, doc.dataDir, env, json);
 }
 
 function union(a: readonly HostId[], b: readonly HostId[]): HostId[] {

@@ -7,7 +7,7 @@ import { HOST_IDS, type HostId } from '../../shared/hosts.js';
 import { VERSION } from '../../shared/version.js';
 import { runnable } from '../command-form.js';
 import { renderPlan } from '../engine/index.js';
-import { applyInstall } from './apply.js';
+import { applyInstall, type InstallOutcome } from './apply.js';
 import { describeDetection } from './detect.js';
 import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './plan.js';
 import { captureText } from './planner.js';
@@ -59,6 +59,8 @@ export interface InteractiveOptions {
   env: NodeJS.ProcessEnv;
   /** Where "show the diffs" prints (stdout). */
   write: (text: string) => void;
+  /** --import-history / --no-import-history: the question about past sessions is answered. */
+  importHistory?: boolean;
 }
 
 function planNote(plan: InstallPlan, env: NodeJS.ProcessEnv): string {
@@ -106,6 +108,23 @@ async function askKillSwitches(prepared: Prepared, selected: HostId[], p: Prompt
     if (answer === 'on') yes.add(h.id);
   }
   return yes.size ? planInstall(prepared, selected, { ...opts, enableHooks: (id) => !!o.enableHooks || yes.has(id) }) : first;
+}
+
+/** Past sessions of the hosts just installed: asked about, or as the flags say. */
+async function offerHistory(p: Prompter, out: InstallOutcome, o: InteractiveOptions): Promise<void> {
+  if (o.importHistory === false) return;
+  const hosts = out.results.filter((r) => r.selected && r.status !== 'failed' && r.status !== 'skipped').map((r) => r.id);
+  if (!hosts.length) return;
+  const history = await import('./history.js');
+  if (o.importHistory) {
+    const offer = await history.findOffer(hosts, o.env);
+    if (!offer.recent.length) return;
+    p.note(history.offerLines(offer).join('\n'), 'Past sessions on this machine');
+    const { runHistoryImport } = await import('../import/session.js');
+    p.log.success(history.summaryLine(await runHistoryImport({ plan: offer.recent, dataDir: out.dataDir, progress: true, request: { sinceMs: offer.sinceMs } })));
+    return;
+  }
+  await history.offerInteractively(p, hosts, out.dataDir, o.env);
 }
 
 export async function runInteractive(prepared: Prepared, p: Prompter, o: InteractiveOptions): Promise<number> {
@@ -176,6 +195,7 @@ export async function runInteractive(prepared: Prepared, p: Prompter, o: Interac
   p.log.info(runtimeLines(out.runtime, o.env).join('\n'));
   if (!out.worker.ok) p.log.error(`Worker: ${out.worker.detail}`);
   else if (out.worker.state === 'not-started') p.log.info(`Worker ${out.worker.detail}`);
+  await offerHistory(p, out, o);
   const failed = out.results.filter((r) => r.selected && r.status === 'failed');
   const warned = out.results.filter((r) => r.selected && (r.status === 'off' || (r.status === 'ok' && r.warnings.length > 0)));
   p.outro(failed.length ? `Finished with ${failed.length} failed host(s); the others are installed.`

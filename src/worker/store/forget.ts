@@ -12,6 +12,7 @@ import {
   sessionTombstone, tombstoneKind, type ObservationIdentity,
 } from './memory-keys.js';
 import { resolvePlan, type ForgetPlan, type ForgetTarget } from './forget-plan.js';
+import { contentKey } from './twins.js';
 import { FTS_TABLE } from './search-layout.js';
 import type { StatementCache } from './statements.js';
 
@@ -254,6 +255,14 @@ export class Forgetter {
       WHERE o.id IN (SELECT value FROM json_each(?))`).all(json(plan.observations)) as (ObservationIdentity & { project: string })[];
     for (const o of observations) out.push({ key: observationTombstone(observationKey(o)), project: o.project });
     for (const k of eventKeys) out.push({ key: eventTombstone(k), project: null });
+    // Answers and id-less prompts also by their text: the host's log, imported later, carries them
+    // under another key (twins.ts).
+    const texts = this.stmts.get(`SELECT s.host, s.host_session_id AS sid, 'assistant_message' AS kind, r.text FROM assistant_messages r
+        JOIN sessions s ON s.id = r.session_id WHERE r.id IN (SELECT value FROM json_each(@a))
+      UNION ALL SELECT s.host, s.host_session_id, 'prompt', r.text FROM prompts r JOIN sessions s ON s.id = r.session_id
+        WHERE r.id IN (SELECT value FROM json_each(@p)) AND r.native_id IS NULL AND r.private = 0`)
+      .all({ a: json(plan.assistant), p: json(plan.prompts) }) as { host: string; sid: string; kind: 'prompt' | 'assistant_message'; text: string }[];
+    for (const t of texts) out.push({ key: eventTombstone(contentKey(t.host, t.sid, t.kind, t.text)), project: null });
     return out;
   }
 

@@ -14,6 +14,7 @@ import { ObservationQueue, type ObservationRow, type ObservationText } from './o
 import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
 import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
+import { contentKey, Twins } from './twins.js';
 import type { IngestResult, SaveMemoryInput } from './types.js';
 import { kindKey } from './traffic.js';
 import { eventTombstone, sessionTombstone } from './memory-keys.js';
@@ -190,6 +191,8 @@ export class Ingestor {
   /** The same per host and kind (`kindKey`), for the capture figures of doctor and status. */
   readonly kindActivity = new Map<string, string>();
   private readonly halves: ToolHalves;
+  /** The same event from a hook and from the host's log (twins.ts). */
+  private readonly twins: Twins;
   /** Observation rows on the fast path; with savepoints, rows are inserted at once. */
   private readonly queue: ObservationQueue;
   private queueing = false;
@@ -203,6 +206,7 @@ export class Ingestor {
   ) {
     this.s = prepareStatements(db);
     this.halves = new ToolHalves(db);
+    this.twins = new Twins(db);
     this.queue = new ObservationQueue(
       (row) => this.insertObservation(row),
       (index, err) => (isEnvironmentError(err) ? (err as Error) : new EventFailure(index, err)),
@@ -223,6 +227,7 @@ export class Ingestor {
     this.queue.clear();
     this.queueing = !isolated;
     this.halves.startBatch(events);
+    this.twins.startBatch();
     this.tombstones = this.s.anyTombstone.get() !== undefined;
     const receivedAt = this.deps.now().toISOString();
     events.forEach((raw, index) => {
@@ -269,6 +274,7 @@ export class Ingestor {
     // Forgotten (forget.ts): counted as already stored, and nothing of it is written again.
     if (this.tombstones && this.forgotten(raw, key)) return false;
     const clean = this.deps.sanitize(raw);
+    if (this.tombstones && this.forgottenContent(raw, clean)) return false;
     const { own: session, privateTurn, parentPrivate } = this.resolveSession(raw, at);
     // A subagent's prompt is written during its parent's turn: private if that turn is.
     const isPrivatePrompt = raw.kind === 'prompt' &&
@@ -284,6 +290,7 @@ export class Ingestor {
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
     const payload = JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
     const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
+    if (raw.kind === 'prompt' && this.twins.isPromptTwin(raw, key, session.id, isPrivatePrompt ? '' : stored?.prompt ?? '', isPrivatePrompt, at)) return false;
     const ins = this.s.insertEvent.run(key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt);
     if (ins.changes === 0) return false;
     const eventId = Number(ins.lastInsertRowid);
@@ -322,6 +329,14 @@ export class Ingestor {
     if (named(eventTombstone(key)) || named(sessionTombstone(e.host, e.sessionId))) return true;
     if (e.parentSessionId && named(sessionTombstone(e.host, e.parentSessionId))) return true;
     return !!e.agentId && named(sessionTombstone(e.host, subagentSessionId(e.sessionId, e.agentId)));
+  }
+
+  /** An answer, or a prompt without a host id, forgotten by its text (twins.ts contentKey). */
+  private forgottenContent(e: CaptureEvent, clean: CaptureEvent | null): boolean {
+    const text = e.kind === 'assistant_message' ? clean?.message?.trim() && clip(clean.message.trim(), MAX_ASSISTANT_CHARS)
+      : e.kind === 'prompt' && !e.promptId ? clean?.prompt : undefined;
+    if (!text) return false;
+    return this.s.tombstone.get(eventTombstone(contentKey(e.host, e.sessionId, e.kind as 'prompt', text))) !== undefined;
   }
 
   /** The session row for an event (created on any first event), linked to its parent for subagents. */
@@ -387,6 +402,7 @@ export class Ingestor {
     );
     if (r.changes === 0) return;
     this.s.setTurn.run(number, priv ? 1 : 0, session.id);
+    this.twins.noteTurn(session.id, e.promptId, number);
     session.promptCount = number;
     session.privateTurn = priv ? 1 : 0;
   }
@@ -397,9 +413,10 @@ export class Ingestor {
    */
   private addAssistantMessage(e: CaptureEvent, session: SessionDbState, eventId: number, at: string): void {
     const text = clip(e.message!.trim(), MAX_ASSISTANT_CHARS);
-    this.s.setAssistant.run(text, session.id);
-    const turn = session.promptCount || null;
-    if (this.s.sameAssistant.get(session.id, turn, text)) return;
+    const latest = session.promptCount || null;
+    const turn = this.twins.turnOf(session.id, e.promptId) ?? latest;
+    if (turn === latest) this.s.setAssistant.run(text, session.id);
+    if (this.s.sameAssistant.get(session.id, turn, text) || this.twins.isAnswerTwin(e, session.id, text, at)) return;
     this.s.insertAssistant.run(session.id, eventId, e.host, session.project, turn, text, rowTags(e.host, session.project), at);
   }
 
@@ -440,7 +457,8 @@ export class Ingestor {
         return;
       }
     }
-    const row: ObservationRow = { session, eventId, host: e.host, promptNumber: session.promptCount || null, text, toolUseId, at };
+    const promptNumber = this.twins.turnOf(session.id, e.promptId) ?? (session.promptCount || null);
+    const row: ObservationRow = { session, eventId, host: e.host, promptNumber, text, toolUseId, at };
     // The first half of a call stays open: its other half may still come in this batch.
     const firstHalf = toolUseId !== null && !sibling;
     if (this.queueing) this.queue.add(row, this.eventIndex, firstHalf);

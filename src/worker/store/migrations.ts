@@ -295,6 +295,19 @@ CREATE TABLE pins (
 CREATE INDEX pins_project ON pins(project, pinned_at);
 `,
   },
+  {
+    version: 5,
+    name: 'history import: a second capture path\'s key for an event already stored',
+    up: `
+-- An event seen by a hook and again in the host's own log, where the host gives no id to tell
+-- them apart (twins.ts): stored once, under the first key; the other key points here, so every
+-- later delivery of it is a duplicate.
+CREATE TABLE event_aliases (
+  idem_key TEXT PRIMARY KEY,
+  event_id INTEGER NOT NULL UNIQUE
+) WITHOUT ROWID;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
@@ -314,7 +327,7 @@ export function currentVersion(db: Database.Database): number {
  */
 export function migrate(db: Database.Database): number[] {
   const applied: number[] = [];
-  if (currentVersion(db) >= SCHEMA_VERSION) {
+  if (MIGRATIONS.every((m) => hasVersion(db, m.version))) {
     checkNotNewer(db);
     return applied;
   }
@@ -322,8 +335,10 @@ export function migrate(db: Database.Database): number[] {
     const step = db.transaction(() => {
       db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-      // Re-read inside the write lock: another process may have migrated meanwhile.
-      if (currentVersion(db) >= m.version) return false;
+      // Re-read inside the write lock: another process may have migrated meanwhile. Each version
+      // is looked up on its own, so one missing below the newest (branches merged in another
+      // order) is still applied.
+      if (hasVersion(db, m.version)) return false;
       db.exec(m.up);
       db.prepare('INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)').run(
         m.version, m.name, new Date().toISOString());
@@ -332,6 +347,11 @@ export function migrate(db: Database.Database): number[] {
     if (step.immediate()) applied.push(m.version);
   }
   return applied;
+}
+
+function hasVersion(db: Database.Database, version: number): boolean {
+  const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get();
+  return !!table && !!db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
 }
 
 function checkNotNewer(db: Database.Database): void {

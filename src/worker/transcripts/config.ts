@@ -10,6 +10,7 @@ import { ACTION_FIELDS, ACTION_REQUIRED, SESSION_DEFAULT_FIELDS } from './action
 import { checkFieldSpec } from './fields.js';
 import { compilePath } from './json-path.js';
 import { checkMatchRule, type Issue } from './match.js';
+import { HISTORY_READERS } from './readers/names.js';
 import { ACTIONS, type Action, type TranscriptSchema, type TranscriptWatchConfig } from './types.js';
 
 type Ctx = z.RefinementCtx;
@@ -73,6 +74,14 @@ export const TranscriptSchemaZ = z
     ignoreTools: z.array(RegexZ).optional(),
     defaultWatch: z
       .object({ path: z.string().min(1), startAtEnd: z.boolean().optional(), subagentOnly: z.boolean().optional() })
+      .strict()
+      .optional(),
+    history: z
+      .object({
+        paths: z.array(z.string().min(1)).min(1),
+        reader: z.string().refine((n) => HISTORY_READERS.includes(n), { message: `unknown reader (readers: ${HISTORY_READERS.join(', ') || 'none'})` }).optional(),
+        verified: z.boolean().optional(),
+      })
       .strict()
       .optional(),
     events: z.array(EventRuleZ).min(1),

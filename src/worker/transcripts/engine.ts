@@ -31,6 +31,8 @@ export interface FileState {
 export interface FileInfo {
   path: string;
   name: string;
+  /** The name up to its first dot (`<session>.jsonl` → `<session>`). */
+  stem: string;
   dir: string;
   parts: string[];
 }
@@ -60,6 +62,8 @@ interface CompiledRule {
 export interface CompiledSchema {
   name: string;
   host: HostId;
+  /** The history reader that makes this schema's lines from a store that is not JSON lines. */
+  reader?: string;
   evaluate(record: unknown, state: FileState, file: FileInfo, opts?: EvalOptions): LineOutcome;
 }
 
@@ -69,7 +73,9 @@ const CONTEXT_FIELDS = ['sessionId', 'cwd', 'model', 'agentId', 'parentSessionId
 export const MAX_PENDING = 1000;
 
 export function fileInfo(path: string): FileInfo {
-  return { path, name: basename(path), dir: dirname(path), parts: path.split(/[\\/]+/).filter(Boolean) };
+  const name = basename(path);
+  const dot = name.indexOf('.', 1);
+  return { path, name, stem: dot > 0 ? name.slice(0, dot) : name, dir: dirname(path), parts: path.split(/[\\/]+/).filter(Boolean) };
 }
 
 /** The required parts of a match: the rule itself, or each rule of its `all`. */
@@ -404,7 +410,7 @@ export function compileSchema(name: string, schema: TranscriptSchema): CompiledS
     out.events.push(event);
   }
 
-  return { name, host, evaluate };
+  return { name, host, reader: schema.history?.reader, evaluate };
 }
 
 /** A declared promptId field wins (even when empty: "this record has none"); else the current turn. */

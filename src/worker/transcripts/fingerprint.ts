@@ -4,7 +4,7 @@
  * the file was rotated, truncated or replaced, and is read again from 0.
  */
 import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
+import type { ByteSource as FileHandle } from './byte-source.js';
 
 const HEAD_BYTES = 1024;
 const TAIL_BYTES = 4096;

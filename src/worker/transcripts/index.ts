@@ -9,4 +9,6 @@ export { loadShippedSchemas, shippedSchemaDir } from './shipped.js';
 export { compileGlob, expandGlob, expandVars, globMatches } from './glob.js';
 export { defaultWatch, defaultWatchConfig } from './defaults.js';
 export { ingestFiles } from './ingest.js';
+export { historySources, historySourcesFor, ingestHistoryLog } from './history.js';
+export type { HistoryIngestArgs, HistoryIngestResult, HistoryLog, HistorySource } from './history.js';
 export type * from './types.js';

@@ -3,7 +3,7 @@
  * line over the limit is never held whole: its head is kept for the dead letter and the rest is
  * skipped up to the next newline.
  */
-import type { FileHandle } from 'node:fs/promises';
+import type { ByteSource as FileHandle } from './byte-source.js';
 
 export const DEAD_LETTER_RAW_BYTES = 64 * 1024;
 

@@ -4,7 +4,8 @@
  * context): if the store throws, nothing advances and the same lines are read again later.
  * Lines that can never be accepted are dead-lettered and the file moves on.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import type { ByteSource as FileHandle } from './byte-source.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { MemoryStore, TranscriptCheckpoint } from '../store/types.js';
@@ -27,6 +28,13 @@ export interface FileTask {
   /** Used only when the file has no checkpoint yet: begin at its end (after learning its session). */
   startAtEnd?: boolean;
   maxLineBytes?: number;
+  /** Opens the log (default: the file at `path`); history readers hand in a made line stream. */
+  open?: () => Promise<FileHandle>;
+  /**
+   * Where this reader's position is kept (default: `path`). A history import keeps its own, so
+   * a watch that started at the file's end does not make the import skip the file's past.
+   */
+  checkpointKey?: string;
 }
 
 /** What the caller keeps about a file between calls (never needed for correctness). */
@@ -76,7 +84,7 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
   let fh: FileHandle;
   let st: Awaited<ReturnType<FileHandle['stat']>>;
   try {
-    fh = await open(task.path, 'r');
+    fh = task.open ? await task.open() : await open(task.path, 'r');
     st = await fh.stat();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -91,7 +99,7 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
     if (mem.inode !== st.ino) { mem.inode = st.ino; mem.compressed = undefined; mem.skip = null; mem.lettered = new Set(); }
     mem.lettered ??= new Set();
     let cp: TranscriptCheckpoint | undefined;
-    try { cp = store.getCheckpoint(task.path); } catch (e) { return { ...out, status: 'retry', error: `store: ${(e as Error).message}` }; }
+    try { cp = store.getCheckpoint(task.checkpointKey ?? task.path); } catch (e) { return { ...out, status: 'retry', error: `store: ${(e as Error).message}` }; }
 
     const fileAt = new Date(st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs).toISOString();
     let state: FileState;
@@ -242,7 +250,7 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
 }
 
 function checkpoint(task: FileTask, inode: number, offset: number, fp: string | null, state: FileState): TranscriptCheckpoint {
-  return { filePath: task.path, watchName: task.watchName, offset, inode, fingerprint: fp, pending: state.pending as Record<string, unknown>, context: state.context };
+  return { filePath: task.checkpointKey ?? task.path, watchName: task.watchName, offset, inode, fingerprint: fp, pending: state.pending as Record<string, unknown>, context: state.context };
 }
 
 function writeLetters(store: MemoryStore, task: FileTask, letters: Letter[], mem: FileMemory, batchOffset: number): void {

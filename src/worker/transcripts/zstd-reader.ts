@@ -4,7 +4,7 @@
  * checkpoints land on frame boundaries. A frame whose text does not end in a newline is decoded
  * together with the next ones, so a checkpoint never splits a line.
  */
-import type { FileHandle } from 'node:fs/promises';
+import type { ByteSource as FileHandle } from './byte-source.js';
 import { decompress } from 'fzstd';
 import { DEAD_LETTER_RAW_BYTES, type LineItem, type ReadResult } from './line-reader.js';
 

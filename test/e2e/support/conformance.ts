@@ -27,6 +27,7 @@ import { claudeMemInstall, makeHostWorld, runIn, type HostWorld, type Run } from
 import { recordHostResult, type HostResult } from './host-results.js';
 import { snapshotFiles, type FileSnapshot } from './file-snapshot.js';
 import { scriptFor, type ScriptedCall } from './model-script.js';
+import { importHistoryScenario } from './import-history.js';
 
 /** What session 1's shell command prints and what its file read returns: search and context look for them. */
 export const SHELL_MARKER = 'hello-from-mock';
@@ -131,8 +132,9 @@ function totals(dataDir: string): Record<string, number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? ''));
 
-/** Registers the scenario for one host as a vitest suite. */
+/** Registers the scenario for one host as a vitest suite (and the history import scenario, import-history.ts). */
 export function conformance(host: ConformanceHost): void {
+  importHistoryScenario(host);
   const label = `${host.name} ${host.packages[host.packages.length - 1].version}`;
   describe(`${label} (real CLI): claude-mem conformance`, () => {
     let installs: HostInstall[] = [];
