@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, planChanges, revertFromManifest, type Change, type FileChange, type JsonArrayUpsertChange } from '../../src/npx-cli/engine/index.js';
-import { dsh, dshHome, WATCH_MANAGED_BY } from '../../src/npx-cli/hosts/dsh.js';
+import { dsh, dshHome, WATCH_MANAGED_BY } from '../../src/hosts/dsh/dsh-install.js';
 import type { InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
 import { validateConfig } from '../../src/worker/transcripts/config.js';

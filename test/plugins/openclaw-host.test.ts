@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, planChanges, revertFromManifest, type Change, type FileChange } from '../../src/npx-cli/engine/index.js';
-import { openclaw, openclawConfigPath } from '../../src/npx-cli/hosts/openclaw.js';
+import { openclaw, openclawConfigPath } from '../../src/hosts/openclaw/openclaw-install.js';
 import type { InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
 import { REPO_ROOT, tempDir } from '../helpers/temp.js';

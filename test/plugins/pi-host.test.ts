@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { join } from 'node:path';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { applyPlan, planChanges, revertFromManifest, type Change, type FileChange } from '../../src/npx-cli/engine/index.js';
-import { omp, ompAgentDir } from '../../src/npx-cli/hosts/omp.js';
-import { pi, piAgentDir } from '../../src/npx-cli/hosts/pi.js';
+import { omp, ompAgentDir } from '../../src/hosts/omp/omp-install.js';
+import { pi, piAgentDir } from '../../src/hosts/pi/pi-install.js';
 import type { HostModule, InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
 import { REPO_ROOT, tempDir } from '../helpers/temp.js';

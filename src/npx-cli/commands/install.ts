@@ -88,7 +88,7 @@ export function register(program: Command): void {
       try {
         const r = await runInstall(prepared, {
           selected, dryRun: !!opts.dryRun, json: !!opts.json, start: opts.start,
-          trustCodex: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
+          consent: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
         });
         emit(r, !!opts.json);
         setExit(r.exitCode);

@@ -81,15 +81,13 @@ export async function planInstall(p: Prepared, selected: readonly HostId[], opts
     }
   }));
   const order = selected.filter((id) => hosts.has(id));
-  // The shipped schemas (and their validator) load only when the Codex subagent watch is wanted.
-  const defaultWatch = opts.codexSubagentTranscripts && order.includes('codex') ? (await import('../../worker/transcripts/defaults.js')).defaultWatch : undefined;
-  const { decisions, changes } = planWriters({
+  const { decisions, changes } = await planWriters({
     selected: order,
     plans,
     installed: p.installed,
     transcriptWatchPath: p.paths.transcriptWatch,
+    modules: new Map(order.map((id) => [id, hosts.get(id)!.detected.module])),
     codexSubagentTranscripts: opts.codexSubagentTranscripts,
-    codexSubagentWatch: () => defaultWatch!('codex', { subagentOnly: true }),
   });
   for (const [id, d] of decisions) hosts.get(id)!.decision = d;
   const files = await planChanges(order.flatMap((id) => (hosts.get(id)!.error ? [] : changes.get(id) ?? [])));
