@@ -3,8 +3,7 @@
  * ask it (codex app-server) to trust ours, as its /hooks screen does, and record what it wrote so
  * uninstall takes it back. Doctor asks Codex the same question.
  */
-import type { AfterApply, AfterApplyInput, HookTrust } from '../../npx-cli/hosts/types.js';
-import type { DoctorContext } from '../../npx-cli/doctor/context.js';
+import type { AfterApply, AfterApplyInput, HooksCheckContext, HookTrust } from '../../npx-cli/hosts/types.js';
 import { errorText, within } from '../../npx-cli/doctor/timebox.js';
 import type { Check } from '../../npx-cli/doctor/types.js';
 import { codexFacts } from './codex-facts.js';
@@ -46,7 +45,7 @@ export const codexAfterApply: AfterApply = {
 };
 
 /** Codex runs only trusted hooks, and skips the others silently: ask Codex itself (codex app-server). */
-export async function codexTrustCheck(ctx: DoctorContext): Promise<Check> {
+export async function codexTrustCheck(ctx: HooksCheckContext): Promise<Check> {
   const host = codexFacts.id;
   const id = `${host}.hooks-trust`;
   try {

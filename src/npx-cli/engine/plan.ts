@@ -5,29 +5,10 @@ import { ConfigConflictError, EngineError } from './errors.js';
 import { withLazyDiff } from './diff.js';
 import { missingDirs, readState, sha256, type FileState } from './fs.js';
 import { editorFor } from './registry.js';
-import type { Change, FileChange, FileFormat, PlannedRecord, StoredFileChange } from './types.js';
+import type { Change, FileChange, PlannedFile, PlannedRecord, StoredFileChange } from './types.js';
 
-export interface PlannedFile {
-  path: string;
-  format: FileFormat;
-  /** Hosts with changes in this file. */
-  hosts: string[];
-  existed: boolean;
-  before: string | null;
-  /** New text; null means the file is removed (revert). */
-  after: string | null;
-  changed: boolean;
-  /** Mode to write (whole files we own); otherwise the file keeps its own. */
-  mode?: number;
-  /** Unified diff from `before` to `after` ('' when unchanged); computed on first read. */
-  diff: string;
-  records: PlannedRecord[];
-  /** Directories that writing this file would create. */
-  createdDirs: string[];
-  /** The file was refused: nothing in it is written, and its hosts are left out everywhere. */
-  error?: EngineError;
-  notes: string[];
-}
+export type { PlannedFile };
+
 
 /** Wraps unexpected failures so one bad file never stops the other hosts. */
 export function asEngineError(file: string, e: unknown): EngineError {

@@ -5,7 +5,6 @@
 import type { Change } from '../engine/index.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
-import type { DoctorContext } from '../doctor/context.js';
 import type { Check } from '../doctor/types.js';
 
 /** How a host's sessions reach memory. Exactly one capture writer per host. */
@@ -143,6 +142,13 @@ export interface AfterApply {
   run(step: AfterApplyInput): Promise<void>;
 }
 
+/** What doctor gives a host's own check of its registered hooks. */
+export interface HooksCheckContext {
+  env: Env;
+  paths: { root: string };
+  probeTimeoutMs: number;
+}
+
 export interface HostModule {
   id: HostId;
   label: string;
@@ -164,5 +170,5 @@ export interface HostModule {
   /** Runs once its files are written (installed, or installed with capture off). */
   afterApply?: AfterApply;
   /** Doctor asks the host itself about our registered hooks (run when some are registered). */
-  hooksCheck?(ctx: DoctorContext): Promise<Check>;
+  hooksCheck?(ctx: HooksCheckContext): Promise<Check>;
 }

@@ -4,37 +4,19 @@
  */
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
+import type { ObservationDraft, ObservationType } from '../observer/types.js';
 import type { HostTraffic } from './traffic.js';
 
-export type ObservationType =
-  | 'command' // shell commands
-  | 'read'
-  | 'edit' // edits, writes, patches
-  | 'search' // grep/glob/code search
-  | 'web' // web fetch / web search
-  | 'mcp' // MCP tool calls
-  | 'agent' // subagent/task spawn
-  | 'tool' // generic fallback
-  | 'memory' // saved explicitly (mem_save)
-  | 'note'; // ready-made observation from a transcript / plugin
+export type { ObservationType };
 
-export interface Observation {
+/** A stored observation: what the observer derived (ObservationDraft), plus where and when. */
+export interface Observation extends ObservationDraft {
   id: number;
   sessionId: number; // internal row id of the session
   hostSessionId: string; // the host's own session id
   host: HostId;
   project: string;
   promptNumber: number | null;
-  type: ObservationType;
-  title: string;
-  subtitle: string | null;
-  narrative: string;
-  facts: string[];
-  filesRead: string[];
-  filesModified: string[];
-  concepts: string[];
-  toolName: string | null;
-  toolUseId: string | null;
   createdAt: string; // ISO
 }
 
