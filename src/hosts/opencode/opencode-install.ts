@@ -11,6 +11,7 @@
  * Either way `claude-mem.json` beside the plugin names the data directory, node and the entry
  * (the plugin runs inside OpenCode's Bun runtime and starts the worker with our node).
  */
+import coerce from 'semver/functions/coerce.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Change, FileChange, JsonSetChange } from '../../npx-cli/engine/index.js';
@@ -32,8 +33,7 @@ const VERSION_TIMEOUT_MS = 4_000;
 const PLUGIN_CONFIG_FILE = 'claude-mem.json';
 
 export function pluginApiFor(version: string | undefined): OpencodePluginApi {
-  const major = Number(/^(\d+)\./.exec(version ?? '')?.[1]);
-  return Number.isFinite(major) && major >= V2_MAJOR ? 'v2' : 'v1';
+  return (coerce(version ?? '')?.major ?? 0) >= V2_MAJOR ? 'v2' : 'v1';
 }
 
 export const opencodeConfigDir = (env: Env, home = homeDir(env)) => join(xdgDir(env, home, 'XDG_CONFIG_HOME'), 'opencode');
