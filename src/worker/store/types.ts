@@ -199,7 +199,7 @@ export interface SaveMemoryInput {
   files?: string[];
 }
 
-/** One transcript file's reading state (architecture §6). */
+/** One transcript file's reading state (src/worker/transcripts/README.md). */
 export interface TranscriptCheckpoint {
   filePath: string;
   watchName: string;
