@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/npx-cli/engine/index.js';
 import { codex } from '../../src/hosts/codex/codex-install.js';
 import { codexTrustStatus } from '../../src/hosts/codex/codex-trust.js';
-import { prepare } from '../../src/npx-cli/install/plan.js';
+import { prepare } from '../../src/npx-cli/install/install-plan.js';
 import { runInstall } from '../../src/npx-cli/install/run.js';
 import type { HostResult } from '../../src/npx-cli/install/types.js';
 import { runUninstall } from '../../src/npx-cli/install/uninstall.js';

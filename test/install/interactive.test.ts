@@ -7,7 +7,7 @@ import { codex } from '../../src/hosts/codex/codex-install.js';
 import { cursor } from '../../src/hosts/cursor/cursor-install.js';
 import { t3code } from '../../src/hosts/t3code/t3code-install.js';
 import { CANCEL_EXIT, runInteractive, type Prompter } from '../../src/npx-cli/install/interactive.js';
-import { prepare } from '../../src/npx-cli/install/plan.js';
+import { prepare } from '../../src/npx-cli/install/install-plan.js';
 import { cliEnv, seedHome, tempHome, treeHash } from './helpers.js';
 
 const CANCEL = Symbol('cancel');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../src/npx-cli/engine/index.js';
 import type { HostPlan } from '../../src/npx-cli/hosts/types.js';
-import { planWriters, type PlannerInput } from '../../src/npx-cli/install/planner.js';
+import { planWriters, type PlannerInput } from '../../src/npx-cli/install/writer-planner.js';
 import type { HostId } from '../../src/shared/hosts.js';
 import { HOST_MODULES } from '../../src/npx-cli/hosts/registry.js';
 

@@ -23,7 +23,7 @@ import { pluginDirChanges, pluginRuntimeCheck } from '../pi/pi-install.js';
 import type { HostCheck, HostModule, InstallContext } from '../../npx-cli/hosts/types.js';
 import { hostIdentity } from '../host-facts.js';
 import { dshFacts } from './dsh-facts.js';
-import { settleWatch } from '../../npx-cli/install/planner.js';
+import { settleWatch } from '../../npx-cli/install/writer-planner.js';
 
 export const DSH_MCP_PACKAGE = '@deepseek-ai/dsh-mcp-client';
 export const DSH_BLOCK_ID = 'dsh';

@@ -5,7 +5,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import type { HostModule, InstallContext } from '../hosts/types.js';
-import { findHookCommands, namedPaths, type HookCommand } from './commands.js';
+import { findHookCommands, namedPaths, type HookCommand } from './hook-commands.js';
 import type { DoctorContext } from './context.js';
 import { errorText, within } from './timebox.js';
 import type { Check } from './types.js';

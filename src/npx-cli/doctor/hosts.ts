@@ -9,7 +9,7 @@ import { hostModule } from '../hosts/registry.js';
 import type { Detection } from '../hosts/types.js';
 import { detectAll } from '../install/detect.js';
 import { hostContext } from '../install/context.js';
-import { findMcpLaunches, type McpLaunch } from './commands.js';
+import { findMcpLaunches, type McpLaunch } from './hook-commands.js';
 import type { DoctorContext } from './context.js';
 import { driftChecks, planHosts, recordedChanges } from './drift.js';
 import { parseHostFile, recordedValues } from './files.js';

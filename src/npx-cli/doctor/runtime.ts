@@ -9,7 +9,7 @@ import type { DoctorContext } from './context.js';
 import { runProcess, tail } from './spawn.js';
 import { errorText } from './timebox.js';
 import type { Check } from './types.js';
-import type { RuntimeRef } from './commands.js';
+import type { RuntimeRef } from './hook-commands.js';
 
 const MIN_NODE = 20;
 

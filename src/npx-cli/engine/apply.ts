@@ -5,7 +5,7 @@
  */
 import { backup, readState, removeFile, sha256, writeAtomicAsync } from './fs.js';
 import { loadManifest, mergeRecords, saveManifest, serializeManifest } from './manifest.js';
-import { asEngineError, type PlannedFile } from './plan.js';
+import { asEngineError, type PlannedFile } from './file-plan.js';
 import type { EngineError } from './errors.js';
 import { rollBackFailedHosts } from './rollback.js';
 import type { ApplySummary, Manifest, ManifestFile } from './types.js';

@@ -6,7 +6,7 @@
  */
 import { removeEmptyDirs, removeFile, writeAtomicAsync } from './fs.js';
 import { ConfigConflictError } from './errors.js';
-import { asEngineError, type PlannedFile } from './plan.js';
+import { asEngineError, type PlannedFile } from './file-plan.js';
 import type { ApplySummary } from './types.js';
 import type { Manifest } from './types.js';
 

@@ -10,7 +10,7 @@ import { runtimeLayout } from '../../shared/runtime-layout.js';
 import { applyPlan } from '../engine/index.js';
 import { CliError } from '../output.js';
 import { writeHostMeta, type MetaInput } from './meta.js';
-import { filesOf, type InstallPlan } from './plan.js';
+import { filesOf, type InstallPlan } from './install-plan.js';
 import { buildResults } from './results.js';
 import { installRuntime, runtimeWorkerEntry, type RuntimeInstall } from './runtime.js';
 import type { HostResult } from './types.js';

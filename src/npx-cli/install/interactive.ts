@@ -9,8 +9,8 @@ import { runnable } from '../command-form.js';
 import { renderPlan } from '../engine/index.js';
 import { applyInstall } from './apply.js';
 import { describeDetection } from './detect.js';
-import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './plan.js';
-import { captureText } from './planner.js';
+import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './install-plan.js';
+import { captureText } from './writer-planner.js';
 import { detectionTable, hostLines, runtimeLines, tildify } from './summary.js';
 
 export const CANCEL_EXIT = 130;

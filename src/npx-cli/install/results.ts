@@ -2,7 +2,7 @@
 import { hostFacts, type HostId } from '../../shared/hosts.js';
 import type { ApplySummary } from '../engine/index.js';
 import type { Detected } from './detect.js';
-import { filesOf, hostChanges, type HostPlanned, type InstallPlan } from './plan.js';
+import { filesOf, hostChanges, type HostPlanned, type InstallPlan } from './install-plan.js';
 import type { FileResult, HostResult } from './types.js';
 
 function detectedOf(d: Detected): HostResult['detected'] {

@@ -7,7 +7,7 @@ import { VERSION } from '../../shared/version.js';
 import { renderPlan } from '../engine/index.js';
 import { eprintln, printJson, println, style } from '../output.js';
 import { applyInstall, type InstallOutcome } from './apply.js';
-import { planInstall, type InstallPlan, type Prepared } from './plan.js';
+import { planInstall, type InstallPlan, type Prepared } from './install-plan.js';
 import { buildResults } from './results.js';
 import { hostLines, runtimeLines, tildify } from './summary.js';
 import type { HostResult } from './types.js';

@@ -1,6 +1,6 @@
 /** Shapes shared by install, uninstall and their renderers (the `--json` documents are built from these). */
 import type { HostId } from '../../shared/hosts.js';
-import type { CaptureWriter, Detection, HookTrust, HostModule, RecallPath } from '../hosts/types.js';
+import type { CaptureWriter, Detection, HookTrust, RecallPath } from '../hosts/types.js';
 
 export type { WriterDecision } from '../hosts/types.js';
 
@@ -37,16 +37,4 @@ export interface HostResult {
   notes: string[];
   warnings: string[];
   trust?: HookTrust;
-}
-
-export interface InstallOptions {
-  hosts: HostId[];
-  dryRun: boolean;
-  start: boolean;
-  /** Consent to the hosts' own after-apply steps (e.g. trusting our Codex hooks through Codex's app-server). */
-  consent: boolean;
-  codexSubagentTranscripts: boolean;
-  env: NodeJS.ProcessEnv;
-  /** Host modules (tests inject their own). */
-  modules?: readonly HostModule[];
 }

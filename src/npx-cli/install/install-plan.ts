@@ -10,7 +10,7 @@ import { baseContext, hostContext, type BaseContext } from './context.js';
 import { detectAll, type Detected } from './detect.js';
 import { installedHosts } from './meta.js';
 import { loadHostModules } from './modules.js';
-import { planWriters } from './planner.js';
+import { planWriters } from './writer-planner.js';
 import type { WriterDecision } from './types.js';
 
 export interface Prepared {
