@@ -7,22 +7,17 @@ import { applyPlan, planChanges, revertFromManifest, type Change, type FileChang
 import { openclaw, openclawConfigPath } from '../../src/hosts/openclaw/openclaw-install.js';
 import type { InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
-import { REPO_ROOT, tempDir } from '../helpers/temp.js';
+import { REPO_ROOT } from '../helpers/temp.js';
 import { ensureBundles } from './pi-harness.js';
+import { pluginWorld, type PluginWorld } from './world.js';
 
 beforeAll(() => ensureBundles(['openclaw']), 240_000);
 
-interface World { root: string; home: string; env: Env; dataDir: string; entry: string; state: string }
+interface World extends PluginWorld { state: string }
 
 function world(extra: Env = {}): World {
-  const root = tempDir('oc-claw');
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  const entry = join(root, 'claude-mem', 'dist', 'bin.js');
-  mkdirSync(join(root, 'claude-mem', 'dist'), { recursive: true });
-  writeFileSync(entry, '');
-  const dataDir = join(root, 'data');
-  return { root, home, entry, dataDir, state: join(home, '.openclaw'), env: { HOME: home, PATH: join(root, 'bin'), CLAUDE_MEM_DATA_DIR: dataDir, ...extra } };
+  const w = pluginWorld('oc-claw', extra);
+  return { ...w, state: join(w.home, '.openclaw') };
 }
 
 async function context(w: World): Promise<InstallContext> {
