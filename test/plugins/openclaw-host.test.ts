@@ -50,7 +50,6 @@ describe('OpenClaw host module', () => {
     mkdirSync(pkg, { recursive: true });
     writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'openclaw', version: '2026.9.6' }));
     writeFileSync(join(pkg, 'openclaw.mjs'), '');
-    mkdirSync(join(w.root, 'bin'));
     symlinkSync(join(pkg, 'openclaw.mjs'), join(w.root, 'bin', 'openclaw'));
     chmodSync(join(pkg, 'openclaw.mjs'), 0o755);
     expect(await openclaw.detect(w.env)).toMatchObject({ installed: true, version: '2026.9.6' });
