@@ -1,39 +1,33 @@
 /**
- * Which host really ran this hook. Several hosts run other hosts' hook files: Grok Build runs
- * `~/.claude/settings.json` and `~/.cursor/hooks.json` hooks (with Grok's camelCase payloads),
- * Cursor runs Claude Code's hooks ("third-party hooks"), Copilot CLI reads `.claude/settings.json`,
- * DeepSeek Harness can bridge Claude Code and Codex hook files. The command line names the host
- * whose file holds the hook, not necessarily the caller.
- *
- * Rules, strongest evidence first:
+ * Which host really ran this hook. Several hosts run other hosts' hook files (a host's facts say
+ * whose: `runsHooksOf`), so the command line names the host whose file holds the hook, not
+ * necessarily the caller. Each host's facts (src/hosts/<id>/<id>-facts.ts, `caller`) say how it
+ * gives itself away; the rules, strongest evidence first:
  *  1. Payload dialect. The payload is written by the caller, never inherited, so a recognisable
- *     foreign dialect decides (Grok `hookEventName`/`sessionId`+`toolUseId`, Copilot `toolArgs` /
- *     `toolResult.resultType` / `tool_result.result_type` / numeric `timestamp`, Cursor
- *     `conversation_id`/`cursor_version`/`workspace_roots`, Antigravity `conversationId`/`toolCall`,
- *     Windsurf `agent_action_name`/`trajectory_id`, Gemini-only event names, Kimi `tool_call_id`,
- *     Goose `event`+`working_dir`, or a transcript path inside another host's own directory).
- *  2. The named host's own hook-runner marker tied to this very session (Claude Code's
- *     CLAUDE_CODE_SESSION_ID equal to the payload's session id, GEMINI_SESSION_ID, GROK_SESSION_ID):
- *     the command line is right.
- *  3. Another host's hook-runner marker (GROK_HOOK_EVENT/GROK_HOOK_NAME, COPILOT_HOOK_DIR,
- *     CURSOR_VERSION, GEMINI_SESSION_ID equal to the payload's session id).
- *  4. The named host's general marker (CLAUDECODE=1, COPILOT_CLI=1, GEMINI_CWD, CURSOR_TRACE_ID):
- *     the command line is right. These are inherited by child processes, so they only count here.
- *  5. Another host's general marker (same list), when the named host showed none of its own.
+ *     foreign dialect decides (`dialect`, then a transcript path inside a host's own directories,
+ *     then `lateDialect`).
+ *  2. The named host's own hook-runner marker tied to this very session (`sessionEnv` equal to the
+ *     payload's session id): the command line is right.
+ *  3. Any host's hook-runner marker (`runner`).
+ *  4. The named host's general marker (`general`): the command line is right. These are inherited
+ *     by child processes, so they only count here.
+ *  5. Another host's general marker, when the named host showed none of its own.
  *  Otherwise the command line is trusted.
  *
  * Every host we can recognise has its own claude-mem writer (hooks, plugin or transcript watch),
  * so an event recognised as another host's is dropped (`owned by <host>`): that host's own hook
  * stores it once, under the right name.
  */
-import type { HookHostId } from '../shared/hosts.js';
-import type { Env } from '../shared/paths.js';
 import { isAbsolute, resolve } from 'node:path';
-import { rec, str, type Payload } from './adapters/common.js';
+import type { CallerFacts, RankedTest } from '../hosts/host-facts.js';
+import { HOST_FACTS } from '../hosts/registry.js';
+import type { HookHostId, HostId } from '../shared/hosts.js';
+import type { Env } from '../shared/paths.js';
+import { str, type Payload } from '../shared/values.js';
 import { hostDirs, isInside } from './adapters/homes.js';
 
-/** A recognised caller: a hook host, or DeepSeek Harness (bridges, with its own writer). */
-export type CallerHost = HookHostId | 'dsh';
+/** A recognised caller: a hook host (DeepSeek Harness included: it bridges, with its own writer). */
+export type CallerHost = HookHostId;
 
 export interface CallerIdentity {
   host: CallerHost;
@@ -43,38 +37,42 @@ export interface CallerIdentity {
   evidence?: string;
 }
 
-const GEMINI_ONLY_EVENTS = new Set(['BeforeAgent', 'AfterAgent', 'BeforeTool', 'AfterTool', 'BeforeModel',
-  'AfterModel', 'BeforeToolSelection', 'PreCompress']);
+type Ranked<K extends keyof CallerFacts> = { host: HostId; test: NonNullable<CallerFacts[K]> };
+
+/** Every host's test of one kind, lowest rank first. */
+function ranked<K extends 'dialect' | 'lateDialect' | 'runner' | 'general'>(kind: K): Array<Ranked<K>> {
+  const out: Array<Ranked<K>> = [];
+  for (const f of HOST_FACTS) {
+    const test = f.caller?.[kind];
+    if (test) out.push({ host: f.id, test: test as NonNullable<CallerFacts[K]> });
+  }
+  return out.sort((a, b) => (a.test as RankedTest<never>).rank - (b.test as RankedTest<never>).rank);
+}
+
+const DIALECTS = ranked('dialect');
+const LATE_DIALECTS = ranked('lateDialect');
+const RUNNERS = ranked('runner');
+const GENERAL = ranked('general');
+const TRANSCRIPT_OWNERS = HOST_FACTS.filter((f) => f.caller?.transcriptRank !== undefined)
+  .sort((a, b) => a.caller!.transcriptRank! - b.caller!.transcriptRank!).map((f) => f.id as HostId);
+const SESSION_ENV = new Map(HOST_FACTS.flatMap((f) => (f.caller?.sessionEnv ? [[f.id as string, f.caller.sessionEnv]] : [])));
 
 function transcriptOwner(p: Payload, env: Env): CallerHost | undefined {
   const t = str(p.transcript_path) ?? str(p.transcriptPath);
   if (!t || !isAbsolute(t)) return undefined;
   const path = resolve(t);
-  const owners: CallerHost[] = ['dsh', 'codex', 'copilot', 'gemini', 'grok', 'cursor', 'kimi', 'claude-code'];
-  return owners.find((h) => isInside(path, hostDirs(h, env)));
+  return TRANSCRIPT_OWNERS.find((h) => isInside(path, hostDirs(h, env)));
 }
 
 /** The host whose payload dialect this is, when it is recognisable. */
 export function payloadDialect(p: Payload | undefined, env: Env): CallerHost | undefined {
   if (!p) return undefined;
-  if ('agent_action_name' in p || 'trajectory_id' in p) return 'windsurf';
-  if ('conversation_id' in p || 'cursor_version' in p || 'generation_id' in p || Array.isArray(p.workspace_roots)) return 'cursor';
-  if ('conversationId' in p || 'invocationNum' in p || Array.isArray(p.workspacePaths) || rec(p.toolCall)) return 'antigravity';
-  if (str(p.hookEventName) || (str(p.sessionId) && ['toolUseId', 'workspaceRoot', 'promptId', 'stopHookActive',
-    'lastAssistantMessage', 'toolInputTruncated', 'permissionMode'].some((k) => k in p))) return 'grok';
-  if ('toolArgs' in p || 'hookName' in p || rec(p.toolResult)?.resultType !== undefined
-    || rec(p.tool_result)?.result_type !== undefined || 'initialPrompt' in p || 'initial_prompt' in p
-    || 'stopReason' in p || 'stop_reason' in p || (str(p.sessionId) && typeof p.timestamp === 'number')) return 'copilot';
   const event = str(p.hook_event_name);
-  if ((event && GEMINI_ONLY_EVENTS.has(event)) || 'llm_request' in p) return 'gemini';
-  if (str(p.event) && ('working_dir' in p || 'matcher_context' in p)) return 'goose';
-  if ('tool_call_id' in p || 'tool_output' in p || 'client_type' in p || 'session_title' in p) return 'kimi';
+  const early = DIALECTS.find((d) => d.test.test(p, event));
+  if (early) return early.host;
   const owner = transcriptOwner(p, env);
-  if (owner && owner !== 'claude-code') return owner;
-  if ('turn_id' in p && !('prompt_id' in p) && event !== 'MessageDisplay') return 'codex';
-  // Copilot's PascalCase dialect: Claude-like fields plus an ISO timestamp, and no transcript.
-  if (event && typeof p.timestamp === 'string' && !('transcript_path' in p)) return 'copilot';
-  return undefined;
+  if (owner) return owner;
+  return LATE_DIALECTS.find((d) => d.test.test(p, event))?.host;
 }
 
 function sessionOf(p: Payload | undefined): string | undefined {
@@ -83,23 +81,12 @@ function sessionOf(p: Payload | undefined): string | undefined {
 
 /** Markers a host's hook runner sets for this invocation (not inherited from an ancestor). */
 function runnerMarker(env: Env, session: string | undefined): CallerHost | undefined {
-  if (env.GROK_HOOK_EVENT || env.GROK_HOOK_NAME) return 'grok';
-  if (env.COPILOT_HOOK_DIR) return 'copilot';
-  if (env.CURSOR_VERSION) return 'cursor';
-  if (session && env.GEMINI_SESSION_ID === session) return 'gemini';
-  if (session && env.CLAUDE_CODE_SESSION_ID === session) return 'claude-code';
-  return undefined;
+  return RUNNERS.find((r) => r.test.test(env, session))?.host;
 }
 
 /** Markers a host sets in its whole process tree (so a child of that host inherits them). */
 function generalMarkers(env: Env): CallerHost[] {
-  const found: CallerHost[] = [];
-  if (env.CLAUDECODE === '1') found.push('claude-code');
-  if (env.COPILOT_CLI === '1') found.push('copilot');
-  if (env.GEMINI_CWD || env.GEMINI_CLI === '1') found.push('gemini');
-  if (env.CURSOR_TRACE_ID) found.push('cursor');
-  if (env.GROK_SESSION_ID) found.push('grok');
-  return found;
+  return GENERAL.filter((g) => g.test.test(env)).map((g) => g.host);
 }
 
 function owned(host: CallerHost, evidence: string): CallerIdentity {
@@ -111,10 +98,8 @@ export function identifyCaller(host: HookHostId, payload: Record<string, unknown
   const dialect = payloadDialect(payload, env);
   if (dialect) return dialect === host ? { host } : owned(dialect, 'payload dialect');
   const session = sessionOf(payload);
-  const selfConfirmed = (host === 'claude-code' && !!session && env.CLAUDE_CODE_SESSION_ID === session)
-    || (host === 'gemini' && !!session && env.GEMINI_SESSION_ID === session)
-    || (host === 'grok' && !!session && env.GROK_SESSION_ID === session);
-  if (selfConfirmed) return { host };
+  const sessionEnv = SESSION_ENV.get(host);
+  if (sessionEnv && !!session && env[sessionEnv] === session) return { host };
   const runner = runnerMarker(env, session);
   if (runner) return runner === host ? { host } : owned(runner, 'hook environment');
   const general = generalMarkers(env);

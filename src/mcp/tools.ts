@@ -46,13 +46,14 @@ async function guarded(tool: string, fn: () => Promise<CallToolResult>): Promise
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-export function registerTools(server: McpServer, deps: ToolDeps): void {
-  const { reader } = deps;
-  const currentProject = async (): Promise<() => string> => {
-    const cwd = await deps.cwd();
-    return () => deps.projectOf(cwd);
-  };
+/** The current project, resolved only when a tool needs it. */
+async function currentProject(deps: ToolDeps): Promise<() => string> {
+  const cwd = await deps.cwd();
+  return () => deps.projectOf(cwd);
+}
 
+/** mem_search: sessions that match, best first, with their evidence. */
+function registerSearch(server: McpServer, deps: ToolDeps): void {
   server.registerTool('mem_search', {
     title: 'Search memory',
     description: SEARCH_DESCRIPTION,
@@ -60,9 +61,9 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     outputSchema: searchOutput,
     annotations: READ_ONLY,
   }, (args) => guarded('mem_search', async () => {
-    const project = resolveProjectArg(args.project, await currentProject(), 'current');
+    const project = resolveProjectArg(args.project, await currentProject(deps), 'current');
     const offset = args.offset ?? 0;
-    const { value, via } = await reader.search({
+    const { value, via } = await deps.reader.search({
       query: args.query, project, widen: !args.project?.trim() || CURRENT_PROJECT.includes(args.project.trim().toLowerCase()),
       host: resolveHostArg(args.host), type: args.type,
       since: resolveTimeArg('since', args.since), until: resolveTimeArg('until', args.until),
@@ -71,7 +72,10 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     const { results, widened } = toSearchResults(value);
     return ok(searchText(results, args.query, project, offset, widened), { via, project: widened ? null : project ?? null, widened, results });
   }));
+}
 
+/** mem_timeline: what happened in order around an anchor, a session or a project. */
+function registerTimeline(server: McpServer, deps: ToolDeps): void {
   server.registerTool('mem_timeline', {
     title: 'Memory timeline',
     description:
@@ -85,15 +89,18 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     const host = resolveHostArg(args.host);
     // The anchor or session already pins the place; a default project would only hide items.
     const pinned = args.anchor !== undefined || !!args.session;
-    const project = pinned && !args.project ? undefined : resolveProjectArg(args.project, await currentProject(), 'current');
-    const { value, via } = await reader.timeline({
+    const project = pinned && !args.project ? undefined : resolveProjectArg(args.project, await currentProject(deps), 'current');
+    const { value, via } = await deps.reader.timeline({
       anchorId: args.anchor, hostSessionId: args.session, host, project, before: args.before ?? 5, after: args.after ?? 5,
     });
     const items = value.map(toTimelineItem);
     const scope = args.session ? `session ${args.session}` : project ? `project ${project}` : 'all projects';
     return ok(timelineText(items, args.anchor, scope), { via, anchor: args.anchor ?? null, items });
   }));
+}
 
+/** mem_get_observations: full observations by id. */
+function registerGetObservations(server: McpServer, deps: ToolDeps): void {
   server.registerTool('mem_get_observations', {
     title: 'Get observations',
     description:
@@ -105,13 +112,16 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     annotations: READ_ONLY,
   }, (args) => guarded('mem_get_observations', async () => {
     const ids = [...new Set(args.ids)];
-    const { value, via } = await reader.getObservations(ids);
+    const { value, via } = await deps.reader.getObservations(ids);
     const byId = new Map(value.map((o) => [Number(o.id), toObservation(o)]));
     const observations = ids.flatMap((id) => byId.get(id) ?? []);
     const missing = ids.filter((id) => !byId.has(id));
     return ok(observationsText(observations, missing), { via, observations, missing });
   }));
+}
 
+/** mem_save: a memory the user or agent chose to keep. */
+function registerSave(server: McpServer, deps: ToolDeps): void {
   server.registerTool('mem_save', {
     title: 'Save a memory',
     description:
@@ -126,14 +136,17 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     const project = resolveProjectArg(args.project, () => deps.projectOf(cwd), 'current');
     if (!project) throw new ToolInputError('mem_save needs one project; "*" is not allowed here.');
     const files = args.files?.map((f) => (isAbsolute(f) ? f : resolve(cwd, f)));
-    const { value, via } = await reader.save({
+    const { value, via } = await deps.reader.save({
       text: args.text, title: args.title?.trim() || undefined, project, cwd, host: deps.host(),
       concepts: args.concepts, files,
     });
     const observation = toObservation(value);
     return ok(`Saved as #${observation.id} in ${observation.project}.\n\n${observationText(observation)}`, { via, observation });
   }));
+}
 
+/** mem_context: the digest hosts inject at session start. */
+function registerContext(server: McpServer, deps: ToolDeps): void {
   server.registerTool('mem_context', {
     title: 'Project memory context',
     description:
@@ -148,10 +161,18 @@ export function registerTools(server: McpServer, deps: ToolDeps): void {
     const cwd = args.cwd || (await deps.cwd());
     const project = resolveProjectArg(args.project, () => deps.projectOf(cwd), 'current');
     if (!project) throw new ToolInputError('mem_context works on one project; "*" is not allowed here.');
-    const { value, via } = await reader.context({ project, cwd, maxTokens: args.maxTokens ?? 1500 });
+    const { value, via } = await deps.reader.context({ project, cwd, maxTokens: args.maxTokens ?? 1500 });
     return ok(contextText(value), {
       via, project: value.project || project, text: value.text, observationIds: value.observationIds ?? [],
       summaryId: value.summaryId ?? null, approxTokens: value.approxTokens ?? 0,
     });
   }));
+}
+
+export function registerTools(server: McpServer, deps: ToolDeps): void {
+  registerSearch(server, deps);
+  registerTimeline(server, deps);
+  registerGetObservations(server, deps);
+  registerSave(server, deps);
+  registerContext(server, deps);
 }

@@ -1,55 +1,29 @@
-/** The hosts claude-mem knows, their public ids and the aliases users may type. */
+/** The hosts claude-mem knows, their public ids and the aliases users may type (from src/hosts/registry.ts). */
+import type { HostFacts } from '../hosts/host-facts.js';
+import { HOST_FACTS } from '../hosts/registry.js';
 
-export const HOST_IDS = [
-  'claude-code', 'codex', 'cursor', 'windsurf', 'kimi', 'antigravity', 't3code', 'opencode',
-  'openclaw', 'omp', 'pi', 'dsh', 'grok', 'copilot', 'goose', 'roo-code', 'warp', 'gemini',
-] as const;
+export type HostId = (typeof HOST_FACTS)[number]['id'];
 
-export type HostId = (typeof HOST_IDS)[number];
+export const HOST_IDS: readonly HostId[] = HOST_FACTS.map((f) => f.id);
 
 /** Hook dialects the `hook` command understands: every host with hooks, plus the generic `raw`. */
 export type HookHostId = HostId | 'raw';
 
-export const HOST_ALIASES: Readonly<Record<string, HostId>> = {
-  claude: 'claude-code',
-  'codex-cli': 'codex',
-  'kimi-code': 'kimi',
-  agy: 'antigravity',
-  t3: 't3code',
-  't3-code': 't3code',
-  'oh-my-pi': 'omp',
-  'pi-mono': 'pi',
-  'deepseek-harness': 'dsh',
-  'grok-bot': 'grok',
-  'grok-build': 'grok',
-  'copilot-cli': 'copilot',
-  'zoo-code': 'roo-code',
-  'gemini-cli': 'gemini',
-};
+export const HOST_ALIASES: Readonly<Record<string, HostId>> = Object.fromEntries(
+  HOST_FACTS.flatMap((f) => f.aliases.map((a) => [a, f.id])),
+);
 
-export const HOST_LABELS: Readonly<Record<HostId, string>> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex CLI',
-  cursor: 'Cursor',
-  windsurf: 'Windsurf',
-  kimi: 'Kimi Code',
-  antigravity: 'Antigravity',
-  t3code: 'T3 Code',
-  opencode: 'OpenCode',
-  openclaw: 'OpenClaw',
-  omp: 'OMP (oh-my-pi)',
-  pi: 'Pi',
-  dsh: 'DeepSeek Harness',
-  grok: 'Grok',
-  copilot: 'Copilot CLI',
-  goose: 'Goose',
-  'roo-code': 'Roo Code',
-  warp: 'Warp',
-  gemini: 'Gemini CLI',
-};
+export const HOST_LABELS = Object.fromEntries(HOST_FACTS.map((f) => [f.id, f.label])) as Readonly<Record<HostId, string>>;
+
+const BY_ID = new Map<string, HostFacts<HostId>>(HOST_FACTS.map((f) => [f.id, f]));
+
+/** The facts of one host (src/hosts/<id>/<id>-facts.ts). */
+export function hostFacts(id: HostId): HostFacts<HostId> {
+  return BY_ID.get(id)!;
+}
 
 export function isHostId(value: string): value is HostId {
-  return (HOST_IDS as readonly string[]).includes(value);
+  return BY_ID.has(value);
 }
 
 /** Resolves an id or alias (case-insensitive) to a host id, or undefined. */

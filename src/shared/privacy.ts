@@ -1,5 +1,5 @@
 /**
- * Privacy before storage (architecture §4): `<private>` spans are removed and secret-shaped
+ * Privacy before storage (docs/capture.md, Privacy): `<private>` spans are removed and secret-shaped
  * strings redacted before an event is stored, spooled or sent anywhere. Imported by the hook
  * bundle: no dependencies, linear time.
  */

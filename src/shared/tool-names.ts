@@ -3,23 +3,9 @@
  * Adapters map each host's own tool names onto these (normalizeToolName); MCP tools keep
  * the `mcp__<server>__<tool>` form.
  */
-export const CANONICAL_TOOLS = [
-  'Bash', // any shell command execution
-  'Read', // read a file
-  'Write', // create/overwrite a file
-  'Edit', // edit part of a file (also MultiEdit, str_replace)
-  'ApplyPatch', // a patch touching one or more files (Codex apply_patch)
-  'Grep', // content search
-  'Glob', // file name search / listing
-  'LS', // directory listing
-  'WebFetch',
-  'WebSearch',
-  'Task', // spawn a subagent
-  'TodoWrite',
-  'NotebookEdit',
-] as const;
-
-export type CanonicalTool = (typeof CANONICAL_TOOLS)[number];
+export { CANONICAL_TOOLS, type CanonicalTool } from './canonical-tools.js';
+import type { CanonicalTool } from './canonical-tools.js';
+import { HOST_FACTS } from '../hosts/registry.js';
 
 export function isMcpToolName(name: string): boolean {
   return name.startsWith('mcp__');
@@ -51,21 +37,13 @@ const COMMON_TOOLS: Readonly<Record<string, CanonicalTool>> = {
   notebookedit: 'NotebookEdit', edit_notebook: 'NotebookEdit', editnotebook: 'NotebookEdit',
 };
 
-/** Where one host's name means something else than the shared table says. */
-const HOST_TOOLS: Readonly<Partial<Record<string, Readonly<Record<string, CanonicalTool>>>>> = {
-  copilot: { view: 'Read', create: 'Write' },
-  goose: { developer__shell: 'Bash', developer__text_editor: 'Edit', shell: 'Bash', text_editor: 'Edit', tree: 'LS' },
-  grok: { search: 'Grep' },
-};
+/** Where one host's name means something else than the shared table says (src/hosts/<id>/<id>-facts.ts). */
+const FACTS = new Map(HOST_FACTS.map((f) => [f.id as string, f]));
 
-/** Goose names extension tools `<extension>__<tool>`: they are MCP tools, so `mcp__<ext>__<tool>`. */
+/** MCP tools keep their name; a host that names extension tools its own way maps them to `mcp__<server>__<tool>`. */
 function mcpForm(host: string, raw: string): string | undefined {
   if (isMcpToolName(raw)) return raw;
-  if (host === 'goose') {
-    const m = /^([A-Za-z0-9_-]+?)__(.+)$/.exec(raw);
-    if (m && m[1] !== 'developer') return `mcp__${m[1]}__${m[2]}`;
-  }
-  return undefined;
+  return FACTS.get(host)?.mcpToolName?.(raw);
 }
 
 /** Maps a host's own tool name to the canonical vocabulary (or the `mcp__server__tool` form). */
@@ -73,7 +51,7 @@ export function normalizeToolName(host: string, rawName: string): string {
   const raw = rawName.trim();
   if (!raw) return raw;
   const key = raw.toLowerCase();
-  const mapped = HOST_TOOLS[host]?.[key] ?? COMMON_TOOLS[key];
+  const mapped = FACTS.get(host)?.tools?.[key] ?? COMMON_TOOLS[key];
   if (mapped) return mapped;
   return mcpForm(host, raw) ?? raw;
 }

@@ -5,7 +5,7 @@
  * before the commit.
  */
 import type { CaptureEvent } from '../shared/capture-event.js';
-import { isBusyError } from './routes/errors.js';
+import { isBusyError } from './busy.js';
 import { storageProblem } from './store/errors.js';
 import type { IngestResult, MemoryStore } from './store/types.js';
 

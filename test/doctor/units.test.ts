@@ -1,6 +1,6 @@
 /** The pure parts of doctor: reading commands out of host configs, and the human rendering. */
 import { describe, expect, it } from 'vitest';
-import { findHookCommands, findMcpLaunches, namedPaths, runtimeRefs, shellWords } from '../../src/npx-cli/doctor/commands.js';
+import { findHookCommands, findMcpLaunches, namedPaths, runtimeRefs, shellWords } from '../../src/npx-cli/doctor/hook-commands.js';
 import { renderReport } from '../../src/npx-cli/doctor/render.js';
 import { isOk } from '../../src/npx-cli/doctor/run.js';
 import type { DoctorReport } from '../../src/npx-cli/doctor/types.js';

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codexTrustStatus } from '../../src/npx-cli/install/codex-trust.js';
+import { codexTrustStatus } from '../../src/hosts/codex/codex-trust.js';
 import { DIST_BIN } from '../helpers/temp.js';
 import { cleanupWorker, ensureBuilt, queryDb, waitFor } from '../hook-runtime/helpers.js';
 import { startFakeResponses, type FakeResponses } from './support/fake-responses.js';

@@ -2,19 +2,7 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { applyPlan, planChanges, revertFromManifest, type Change } from '../../src/npx-cli/engine/index.js';
-import { antigravity } from '../../src/npx-cli/hosts/antigravity.js';
-import { claudeCode } from '../../src/npx-cli/hosts/claude-code.js';
-import { codex } from '../../src/npx-cli/hosts/codex.js';
-import { copilot } from '../../src/npx-cli/hosts/copilot.js';
-import { cursor } from '../../src/npx-cli/hosts/cursor.js';
-import { gemini } from '../../src/npx-cli/hosts/gemini.js';
-import { goose } from '../../src/npx-cli/hosts/goose.js';
-import { grok } from '../../src/npx-cli/hosts/grok.js';
-import { kimi } from '../../src/npx-cli/hosts/kimi.js';
-import { rooCode } from '../../src/npx-cli/hosts/roo-code.js';
-import { t3code } from '../../src/npx-cli/hosts/t3code.js';
-import { warp } from '../../src/npx-cli/hosts/warp.js';
-import { windsurf } from '../../src/npx-cli/hosts/windsurf.js';
+import { HOST_MODULES } from '../../src/npx-cli/hosts/registry.js';
 import type { HostModule, InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { HostId } from '../../src/shared/hosts.js';
 import type { Env } from '../../src/shared/paths.js';
@@ -25,9 +13,11 @@ import { REPO_ROOT, tempDir } from '../helpers/temp.js';
 export const RT = { nodePath: '/opt/node/bin/node', entryPath: '/opt/claude-mem/dist/bin.js' };
 export const FIXTURE_HOMES = join(REPO_ROOT, 'test', 'fixtures', 'homes');
 
-/** The 13 host modules written in this folder (the plugin hosts are tested with their plugins). */
-export const MY_MODULES: readonly HostModule[] = [claudeCode, codex, cursor, windsurf, kimi, antigravity, t3code, grok,
-  copilot, goose, rooCode, warp, gemini];
+/** Hosts whose plugin carries their capture: tested with their plugins (test/plugins). */
+const PLUGIN_HOSTS: readonly HostId[] = ['opencode', 'openclaw', 'omp', 'pi', 'dsh'];
+
+/** Every other host module of the registry, in its order: the hosts this folder tests. */
+export const MY_MODULES: readonly HostModule[] = HOST_MODULES.filter((m) => !PLUGIN_HOSTS.includes(m.id));
 export const MY_HOSTS: HostId[] = MY_MODULES.map((m) => m.id);
 
 export function hostModule(id: HostId): HostModule {

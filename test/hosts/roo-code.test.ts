@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rooCode } from '../../src/npx-cli/hosts/roo-code.js';
+import { rooCode } from '../../src/hosts/roo-code/roo-code-install.js';
 import { contextFor, install, makeHome, planFor, read, snapshot, uninstall } from './helpers.js';
 
 const put = (path: string, text: string) => {

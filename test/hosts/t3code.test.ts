@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codex } from '../../src/npx-cli/hosts/codex.js';
-import { t3code, t3ProviderHomes } from '../../src/npx-cli/hosts/t3code.js';
+import { codex } from '../../src/hosts/codex/codex-install.js';
+import { t3code, t3ProviderHomes } from '../../src/hosts/t3code/t3code-install.js';
 import { contextFor, install, makeHome } from './helpers.js';
 
 type Home = ReturnType<typeof makeHome>;

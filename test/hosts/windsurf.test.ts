@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doubleRegistrationCheck, hookCommandsOf } from '../../src/npx-cli/doctor/host-checks.js';
 import { parseHostFile } from '../../src/npx-cli/doctor/files.js';
-import { windsurf } from '../../src/npx-cli/hosts/windsurf.js';
+import { windsurf } from '../../src/hosts/windsurf/windsurf-install.js';
 import { contextFor, install, makeHome, planFor, read } from './helpers.js';
 
 const JETBRAINS_PLUGIN = '.local/share/JetBrains/IntelliJIdea2026.2/codeium';

@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/npx-cli/engine/index.js';
-import { codex } from '../../src/npx-cli/hosts/codex.js';
-import { codexTrustStatus } from '../../src/npx-cli/install/codex-trust.js';
-import { prepare } from '../../src/npx-cli/install/plan.js';
+import { codex } from '../../src/hosts/codex/codex-install.js';
+import { codexTrustStatus } from '../../src/hosts/codex/codex-trust.js';
+import { prepare } from '../../src/npx-cli/install/install-plan.js';
 import { runInstall } from '../../src/npx-cli/install/run.js';
 import type { HostResult } from '../../src/npx-cli/install/types.js';
 import { runUninstall } from '../../src/npx-cli/install/uninstall.js';
@@ -28,9 +28,9 @@ function world(extra: NodeJS.ProcessEnv = {}) {
   return { ...t, env, log };
 }
 
-async function install(env: NodeJS.ProcessEnv, trustCodex = true): Promise<HostResult> {
+async function install(env: NodeJS.ProcessEnv, consent = true): Promise<HostResult> {
   const prepared = await prepare(env, [codex]);
-  const r = await runInstall(prepared, { selected: ['codex'], dryRun: false, json: true, start: false, trustCodex, codexSubagentTranscripts: false, env });
+  const r = await runInstall(prepared, { selected: ['codex'], dryRun: false, json: true, start: false, consent, codexSubagentTranscripts: false, env });
   return (r.document.hosts as HostResult[]).find((h) => h.id === 'codex')!;
 }
 

@@ -4,12 +4,12 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FIXTURES } from '../helpers/temp.js';
 import { describe, expect, it } from 'vitest';
-import { claudeCode } from '../../src/npx-cli/hosts/claude-code.js';
-import { codex } from '../../src/npx-cli/hosts/codex.js';
-import { cursor } from '../../src/npx-cli/hosts/cursor.js';
-import { t3code } from '../../src/npx-cli/hosts/t3code.js';
+import { claudeCode } from '../../src/hosts/claude-code/claude-code-install.js';
+import { codex } from '../../src/hosts/codex/codex-install.js';
+import { cursor } from '../../src/hosts/cursor/cursor-install.js';
+import { t3code } from '../../src/hosts/t3code/t3code-install.js';
 import { CANCEL_EXIT, runInteractive, type Prompter } from '../../src/npx-cli/install/interactive.js';
-import { prepare } from '../../src/npx-cli/install/plan.js';
+import { prepare } from '../../src/npx-cli/install/install-plan.js';
 import { cliEnv, seedHome, tempHome, treeHash } from './helpers.js';
 
 const CANCEL = Symbol('cancel');

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { claudeCode } from '../../src/npx-cli/hosts/claude-code.js';
-import { codex } from '../../src/npx-cli/hosts/codex.js';
+import { claudeCode } from '../../src/hosts/claude-code/claude-code-install.js';
+import { codex } from '../../src/hosts/codex/codex-install.js';
 import { runInteractive, type Prompter } from '../../src/npx-cli/install/interactive.js';
-import { prepare } from '../../src/npx-cli/install/plan.js';
+import { prepare } from '../../src/npx-cli/install/install-plan.js';
 import { cli, cliEnv, ensureBuiltNow, tempHome, write } from './helpers.js';
 
 const CODEX_CONFIG = '# mine\n[features]\nhooks = false  # I turned this off\n\n[tui]\nx = 1\n';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, planChanges, revertFromManifest, type Change, type FileChange, type JsonArrayUpsertChange } from '../../src/npx-cli/engine/index.js';
-import { dsh, dshHome, WATCH_MANAGED_BY } from '../../src/npx-cli/hosts/dsh.js';
+import { dsh, dshHome, WATCH_MANAGED_BY } from '../../src/hosts/dsh/dsh-install.js';
 import type { InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
 import { validateConfig } from '../../src/worker/transcripts/config.js';
@@ -16,20 +16,15 @@ import { loadShippedSchemas } from '../../src/worker/transcripts/shipped.js';
 import { expandVars } from '../../src/worker/transcripts/glob.js';
 import { REPO_ROOT, tempDir } from '../helpers/temp.js';
 import { ensureBundles } from './pi-harness.js';
+import { pluginWorld, type PluginWorld } from './world.js';
 
 beforeAll(() => ensureBundles(['dsh']), 240_000);
 
-interface World { root: string; home: string; env: Env; dataDir: string; entry: string; dsh: string }
+interface World extends PluginWorld { dsh: string }
 
 function world(extra: Env = {}): World {
-  const root = tempDir('dsh-host');
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  const entry = join(root, 'claude-mem', 'dist', 'bin.js');
-  mkdirSync(join(root, 'claude-mem', 'dist'), { recursive: true });
-  writeFileSync(entry, '');
-  const env = { HOME: home, PATH: join(root, 'bin'), CLAUDE_MEM_DATA_DIR: join(root, 'data'), ...extra };
-  return { root, home, entry, dataDir: join(root, 'data'), env, dsh: dshHome(env) };
+  const w = pluginWorld('dsh-host', extra);
+  return { ...w, dsh: dshHome(w.env) };
 }
 
 async function context(w: World): Promise<InstallContext> {

@@ -4,25 +4,20 @@ import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, planChanges, revertFromManifest, type Change, type FileChange } from '../../src/npx-cli/engine/index.js';
-import { openclaw, openclawConfigPath } from '../../src/npx-cli/hosts/openclaw.js';
+import { openclaw, openclawConfigPath } from '../../src/hosts/openclaw/openclaw-install.js';
 import type { InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
-import { REPO_ROOT, tempDir } from '../helpers/temp.js';
+import { REPO_ROOT } from '../helpers/temp.js';
 import { ensureBundles } from './pi-harness.js';
+import { pluginWorld, type PluginWorld } from './world.js';
 
 beforeAll(() => ensureBundles(['openclaw']), 240_000);
 
-interface World { root: string; home: string; env: Env; dataDir: string; entry: string; state: string }
+interface World extends PluginWorld { state: string }
 
 function world(extra: Env = {}): World {
-  const root = tempDir('oc-claw');
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  const entry = join(root, 'claude-mem', 'dist', 'bin.js');
-  mkdirSync(join(root, 'claude-mem', 'dist'), { recursive: true });
-  writeFileSync(entry, '');
-  const dataDir = join(root, 'data');
-  return { root, home, entry, dataDir, state: join(home, '.openclaw'), env: { HOME: home, PATH: join(root, 'bin'), CLAUDE_MEM_DATA_DIR: dataDir, ...extra } };
+  const w = pluginWorld('oc-claw', extra);
+  return { ...w, state: join(w.home, '.openclaw') };
 }
 
 async function context(w: World): Promise<InstallContext> {
@@ -55,7 +50,6 @@ describe('OpenClaw host module', () => {
     mkdirSync(pkg, { recursive: true });
     writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'openclaw', version: '2026.9.6' }));
     writeFileSync(join(pkg, 'openclaw.mjs'), '');
-    mkdirSync(join(w.root, 'bin'));
     symlinkSync(join(pkg, 'openclaw.mjs'), join(w.root, 'bin', 'openclaw'));
     chmodSync(join(pkg, 'openclaw.mjs'), 0o755);
     expect(await openclaw.detect(w.env)).toMatchObject({ installed: true, version: '2026.9.6' });

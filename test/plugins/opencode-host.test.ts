@@ -4,33 +4,20 @@ import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, planChanges, revertFromManifest, type Change, type FileChange, type JsonSetChange } from '../../src/npx-cli/engine/index.js';
-import { opencode, opencodePaths, pluginApiFor } from '../../src/npx-cli/hosts/opencode.js';
+import { opencode, opencodePaths, pluginApiFor } from '../../src/hosts/opencode/opencode-install.js';
 import type { InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
-import { REPO_ROOT, tempDir } from '../helpers/temp.js';
+import { REPO_ROOT } from '../helpers/temp.js';
 import { ensurePluginsBuilt } from './opencode-harness.js';
+import { pluginWorld, type PluginWorld } from './world.js';
 
 beforeAll(() => ensurePluginsBuilt(), 240_000);
 
-interface World {
-  home: string;
-  bin: string;
-  env: Env;
-  dataDir: string;
-  entry: string;
-}
+type World = PluginWorld;
 
 function world(): World {
-  const root = tempDir('oc-host');
-  const home = join(root, 'home');
-  const bin = join(root, 'bin');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(bin, { recursive: true });
-  const entry = join(root, 'claude-mem', 'dist', 'bin.js');
-  mkdirSync(join(root, 'claude-mem', 'dist'), { recursive: true });
-  writeFileSync(entry, '');
-  const dataDir = join(root, 'data');
-  return { home, bin, entry, dataDir, env: { HOME: home, PATH: bin, XDG_CONFIG_HOME: join(home, '.config'), CLAUDE_MEM_DATA_DIR: dataDir } };
+  const w = pluginWorld('oc-host');
+  return { ...w, env: { ...w.env, XDG_CONFIG_HOME: join(w.home, '.config') } };
 }
 
 function fakeOpencode(w: World, version: string): void {

@@ -3,28 +3,20 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { join } from 'node:path';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { applyPlan, planChanges, revertFromManifest, type Change, type FileChange } from '../../src/npx-cli/engine/index.js';
-import { omp, ompAgentDir } from '../../src/npx-cli/hosts/omp.js';
-import { pi, piAgentDir } from '../../src/npx-cli/hosts/pi.js';
+import { omp, ompAgentDir } from '../../src/hosts/omp/omp-install.js';
+import { pi, piAgentDir } from '../../src/hosts/pi/pi-install.js';
 import type { HostModule, InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
-import { REPO_ROOT, tempDir } from '../helpers/temp.js';
+import { REPO_ROOT } from '../helpers/temp.js';
 import { ensureBundles } from './pi-harness.js';
+import { pluginWorld, type PluginWorld } from './world.js';
 
 beforeAll(() => ensureBundles(['pi', 'omp']), 240_000);
 
-interface World { root: string; home: string; bin: string; env: Env; dataDir: string; entry: string }
+type World = PluginWorld;
 
 function world(extra: Env = {}): World {
-  const root = tempDir('pi-host');
-  const home = join(root, 'home');
-  const bin = join(root, 'bin');
-  mkdirSync(home, { recursive: true });
-  mkdirSync(bin, { recursive: true });
-  const entry = join(root, 'claude-mem', 'dist', 'bin.js');
-  mkdirSync(join(root, 'claude-mem', 'dist'), { recursive: true });
-  writeFileSync(entry, '');
-  const dataDir = join(root, 'data');
-  return { root, home, bin, entry, dataDir, env: { HOME: home, PATH: bin, CLAUDE_MEM_DATA_DIR: dataDir, ...extra } };
+  return pluginWorld('pi-host', extra);
 }
 
 /** npm's layout: `.bin/<name>` → `node_modules/<pkg>/dist/cli.js`, a script that must never run. */

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TranscriptCheckpoint } from '../../src/worker/store/types.js';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { bash, ev, openTemp, query } from './fixtures.js';
+import { bash, ev, openTemp, query, useTempStore } from './fixtures.js';
 
-const open: SqliteStore[] = [];
-function store(): SqliteStore {
-  const s = openTemp();
-  open.push(s);
-  return s;
-}
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-});
+const { store } = useTempStore();
 
 const cp = (over: Partial<TranscriptCheckpoint> = {}): TranscriptCheckpoint => ({
   filePath: '/home/dev/.codex/sessions/rollout-1.jsonl',

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
 import { manualSessionId } from '../../src/worker/store/ingest.js';
-import { at, bash, ev, evidence, openTemp, prompt, query } from './fixtures.js';
+import { at, bash, ev, evidence, openTemp, prompt, query, useTempStore } from './fixtures.js';
 
-const open: SqliteStore[] = [];
-function store(): SqliteStore {
-  const s = openTemp();
-  open.push(s);
-  return s;
-}
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-});
+const { store } = useTempStore();
 
 const P = '/home/dev/api';
 

@@ -1,6 +1,7 @@
 /** Shared helpers for the store tests: event factory, a steady clock, temporary databases. */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { afterEach } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { openStore, type OpenStoreOptions, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
 import type { SearchAnswer, SearchEvidence } from '../../src/worker/store/types.js';
@@ -50,6 +51,22 @@ export function dbPath(): string {
 /** A fresh store in a temporary directory; project identity is the cwd unless a test says otherwise. */
 export function openTemp(opts: OpenStoreOptions = {}, path = dbPath()): SqliteStore {
   return openStore(path, { projectFor: (cwd) => cwd, ...opts });
+}
+
+/**
+ * The stores a test file opens, each closed after its test: `const { store, track } = useTempStore()`.
+ * `store()` opens a fresh one (as openTemp does); `track()` takes one opened otherwise.
+ */
+export function useTempStore(): { store: (opts?: OpenStoreOptions, path?: string) => SqliteStore; track: (s: SqliteStore) => SqliteStore } {
+  const open: SqliteStore[] = [];
+  afterEach(() => {
+    while (open.length) open.pop()!.close();
+  });
+  const track = (s: SqliteStore): SqliteStore => {
+    open.push(s);
+    return s;
+  };
+  return { track, store: (opts = {}, path) => track(openTemp(opts, path)) };
 }
 
 /** Rows straight from the file, through a separate read-only connection. */

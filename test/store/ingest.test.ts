@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { eventKey } from '../../src/shared/event-key.js';
 import { observe } from '../../src/worker/observer/index.js';
 import { subagentSessionId } from '../../src/worker/store/ingest.js';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { at, bash, CWD, dbPath, ev, openTemp, prompt, query, evidence } from './fixtures.js';
+import { at, bash, CWD, dbPath, ev, openTemp, prompt, query, evidence, useTempStore } from './fixtures.js';
 
-const open: SqliteStore[] = [];
-function store(...args: Parameters<typeof openTemp>): SqliteStore {
-  const s = openTemp(...args);
-  open.push(s);
-  return s;
-}
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-});
+const { store } = useTempStore();
 
 const count = (s: SqliteStore, table: string, where = '1=1', ...params: unknown[]): number =>
   query<{ n: number }>(s, `SELECT count(*) AS n FROM ${table} WHERE ${where}`, ...params)[0].n;

@@ -1,19 +1,12 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/worker/store/migrations.js';
 import { openStore, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { bash, dbPath, openTemp } from './fixtures.js';
+import { bash, dbPath, openTemp, useTempStore } from './fixtures.js';
 
-const open: SqliteStore[] = [];
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-});
+const { track } = useTempStore();
 
-function track(s: SqliteStore): SqliteStore {
-  open.push(s);
-  return s;
-}
 
 describe('opening and migrating', () => {
   it('creates the schema once and is idempotent on reopen', () => {

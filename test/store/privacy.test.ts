@@ -1,12 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { bash, ev, openTemp, prompt } from './fixtures.js';
+import { bash, ev, openTemp, prompt, useTempStore } from './fixtures.js';
 
-const open: SqliteStore[] = [];
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-});
+const { track } = useTempStore();
 
 /** Every byte SQLite wrote for this database: the file, and the WAL if one is left. */
 function fileBytes(s: SqliteStore): string {
@@ -19,7 +16,7 @@ function fileBytes(s: SqliteStore): string {
 describe('privacy before storage', () => {
   it('never writes a secret from tool output, or a private span, to the database file', () => {
     const s = openTemp();
-    open.push(s);
+    track(s);
     const token = 'ghp_' + 'Zq8'.repeat(12);
     const aws = 'AKIA' + 'QWERTYUIOPASDFGH';
     s.ingest([

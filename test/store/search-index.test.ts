@@ -1,16 +1,9 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { bash, dbPath, evidence, openTemp, prompt, query } from './fixtures.js';
+import { bash, dbPath, evidence, openTemp, prompt, query, useTempStore } from './fixtures.js';
 
-const open: SqliteStore[] = [];
-function track(s: SqliteStore): SqliteStore {
-  open.push(s);
-  return s;
-}
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-});
+const { track } = useTempStore();
 
 const upto = (s: SqliteStore, name: string): number =>
   query<{ upto: number }>(s, 'SELECT upto FROM fts_state WHERE name = ?', name)[0].upto;

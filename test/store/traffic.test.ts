@@ -3,20 +3,13 @@
  * session without ending it, and memory handed out once per session.
  */
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/worker/store/migrations.js';
 import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { at, bash, dbPath, ev, openTemp, prompt, query } from './fixtures.js';
+import { at, bash, dbPath, ev, openTemp, prompt, query, useTempStore } from './fixtures.js';
 
-const open: SqliteStore[] = [];
-afterEach(() => {
-  while (open.length) open.pop()!.close();
-});
-const store = (path?: string) => {
-  const s = openTemp({}, path);
-  open.push(s);
-  return s;
-};
+const temp = useTempStore();
+const store = (path?: string) => temp.store({}, path);
 
 describe('turn_end', () => {
   it("writes the session's summary from what it holds so far; the session stays open, a later turn replaces it", () => {
@@ -72,10 +65,9 @@ describe('captureByHost', () => {
 
   it('migration 3 fills the activity from the events already stored', () => {
     const path = dbPath();
-    const s = store(path);
+    const s = openTemp({}, path); // closed here, before the file is changed
     s.ingest([prompt('old', { host: 'gemini', sessionId: 'x1', at: at(5) })]);
     s.close();
-    open.pop();
     const raw = new Database(path);
     raw.exec('DROP TABLE host_kind_activity');
     // Only 3 is rewound: a missing version below the newest is applied on its own.

@@ -2,20 +2,12 @@
 import { MAX_FIELD_CHARS, truncateText, type CaptureEvent, type FileEdit } from '../../shared/capture-event.js';
 import { normalizeToolName } from '../../shared/tool-names.js';
 
-export type Payload = Record<string, unknown>;
+export { rec, str, type Payload } from '../../shared/values.js';
+import { rec, str, type Payload } from '../../shared/values.js';
 
 /** What a handler returns: the event minus the fields every event of an invocation shares. */
 export type Draft = Omit<Partial<CaptureEvent>, 'host' | 'source' | 'sessionId' | 'cwd' | 'at'> &
   Pick<CaptureEvent, 'kind'>;
-
-export function rec(v: unknown): Payload | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Payload) : undefined;
-}
-
-/** A non-empty string, or undefined. */
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
 
 /** The first key of `p` holding a non-empty string. */
 export function pickStr(p: Payload, ...keys: string[]): string | undefined {

@@ -1,37 +1,31 @@
-/** The adapter registry: one dialect per hook host, the raw dialect for everything else. */
+/**
+ * The hook dialects: one per host whose facts say `hooks` (src/hosts/<id>/<id>-hooks.ts), the raw
+ * dialect for everything else. Each adapter names its own host.
+ */
 import type { HookHostId, HostId } from '../../shared/hosts.js';
 import type { HookAdapter } from '../types.js';
-import { antigravityAdapter } from './antigravity.js';
-import { claudeCodeAdapter } from './claude-code.js';
-import { codexAdapter } from './codex.js';
-import { copilotAdapter } from './copilot.js';
-import { cursorAdapter } from './cursor.js';
-import { geminiAdapter } from './gemini.js';
-import { gooseAdapter } from './goose.js';
-import { grokAdapter } from './grok.js';
-import { kimiAdapter } from './kimi.js';
+import { antigravityAdapter } from '../../hosts/antigravity/antigravity-hooks.js';
+import { claudeCodeAdapter } from '../../hosts/claude-code/claude-code-hooks.js';
+import { codexAdapter } from '../../hosts/codex/codex-hooks.js';
+import { copilotAdapter } from '../../hosts/copilot/copilot-hooks.js';
+import { cursorAdapter } from '../../hosts/cursor/cursor-hooks.js';
+import { geminiAdapter } from '../../hosts/gemini/gemini-hooks.js';
+import { gooseAdapter } from '../../hosts/goose/goose-hooks.js';
+import { grokAdapter } from '../../hosts/grok/grok-hooks.js';
+import { kimiAdapter } from '../../hosts/kimi/kimi-hooks.js';
+import { windsurfAdapter } from '../../hosts/windsurf/windsurf-hooks.js';
 import { rawAdapter, rawAdapterFor } from './raw.js';
-import { windsurfAdapter } from './windsurf.js';
 
-const DIALECTS: Readonly<Partial<Record<HookHostId, HookAdapter>>> = {
-  'claude-code': claudeCodeAdapter,
-  codex: codexAdapter,
-  cursor: cursorAdapter,
-  windsurf: windsurfAdapter,
-  kimi: kimiAdapter,
-  antigravity: antigravityAdapter,
-  grok: grokAdapter,
-  copilot: copilotAdapter,
-  gemini: geminiAdapter,
-  goose: gooseAdapter,
-  raw: rawAdapter,
-};
+const DIALECTS: ReadonlyMap<HookHostId, HookAdapter> = new Map([
+  claudeCodeAdapter, codexAdapter, cursorAdapter, windsurfAdapter, kimiAdapter, antigravityAdapter,
+  grokAdapter, copilotAdapter, geminiAdapter, gooseAdapter, rawAdapter,
+].map((a) => [a.host, a]));
 
 const rawByHost = new Map<HostId, HookAdapter>();
 
 /** The adapter for `claude-mem hook <host> …`; hosts without a hook dialect read the raw format. */
 export function getAdapter(host: HookHostId): HookAdapter {
-  const dialect = DIALECTS[host];
+  const dialect = DIALECTS.get(host);
   if (dialect) return dialect;
   const id = host as HostId;
   let adapter = rawByHost.get(id);
@@ -40,4 +34,4 @@ export function getAdapter(host: HookHostId): HookAdapter {
 }
 
 /** Hosts with a hook dialect of their own. */
-export const HOOK_DIALECT_HOSTS = Object.keys(DIALECTS) as HookHostId[];
+export const HOOK_DIALECT_HOSTS = [...DIALECTS.keys()];

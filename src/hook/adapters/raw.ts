@@ -77,7 +77,7 @@ function shared(p: Payload): Partial<Draft> {
 function toolHandler(kind: 'tool_use' | 'tool_result', failed: boolean, fallback: HostId | undefined): Handler {
   return ({ p, notes }) => {
     const raw = pickStr(p, 'toolName', 'tool_name');
-    const host = hostOf(p, fallback) ?? 'claude-code';
+    const host = hostOf(p, fallback) ?? 'raw'; // no host named: the shared tool table alone
     return one(raw ? {
       kind, toolName: normalizeToolName(host, raw), rawToolName: raw,
       toolUseId: pickStr(p, 'toolUseId', 'tool_use_id'),

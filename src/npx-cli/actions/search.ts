@@ -4,43 +4,33 @@
  * Without --project or --all-projects it searches the project of the current directory, and every
  * project when that one has no match (and says so).
  */
-import { existsSync } from 'node:fs';
+import { DirectReader } from '../../mcp/direct-reader.js';
+import { RequestRejectedError, WorkerUnavailableError } from '../../mcp/reader.js';
+import { WorkerReader } from '../../mcp/worker-reader.js';
 import { dataPaths, type DataPaths } from '../../shared/paths.js';
-import { searchParams } from '../../shared/search-params.js';
-import { workerError, workerRequest } from '../../shared/worker-client.js';
 import { ensureWorker } from '../../shared/worker-start.js';
 import { projectFor } from '../../worker/project.js';
 import type { SearchAnswer, SearchEvidence, SearchQuery, SearchResult } from '../../worker/store/types.js';
-import { CliError, UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
+import { UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
 
 type Via = { via: 'worker' } | { via: 'database'; why: string };
 
+/** Through the worker's reader (signed, proven answers), the worker started first if it is down. */
 async function viaWorker(paths: DataPaths, q: SearchQuery): Promise<{ answer: SearchAnswer } | { why: string }> {
   const w = await ensureWorker({ paths, waitMs: 5000 });
   if (!w.ok) return { why: w.reason };
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(searchParams(q))) if (v !== undefined && v !== '') params.set(k, String(v));
   try {
-    const res = await workerRequest<SearchAnswer>({ port: w.port, auth: w.auth, path: `/api/search?${params}`, timeoutMs: 10_000 });
-    if (res.status === 200 && Array.isArray(res.body?.results)) return { answer: res.body };
-    const error = workerError(res.body);
-    if (res.status === 400 && res.verified) throw new UsageError(error?.message ?? 'invalid search');
-    return { why: `worker answered ${res.status}${error ? `: ${error.message}` : ''}` };
+    return { answer: (await new WorkerReader(paths, 10_000).search(q)).value };
   } catch (err) {
-    if (err instanceof CliError) throw err;
-    return { why: (err as Error).message };
+    if (err instanceof RequestRejectedError) throw new UsageError(err.message || 'invalid search');
+    if (err instanceof WorkerUnavailableError) return { why: err.message };
+    throw err;
   }
 }
 
+/** Straight from the database file, read-only: the same reader MCP falls back to. */
 async function viaDatabase(paths: DataPaths, q: SearchQuery): Promise<SearchAnswer> {
-  if (!existsSync(paths.db)) return { results: [], project: q.project ?? null, widened: false };
-  const { openStore } = await import('../../worker/store/sqlite-store.js');
-  const store = openStore(paths.db, { readonly: true });
-  try {
-    return store.search(q);
-  } finally {
-    store.close();
-  }
+  return (await new DirectReader(paths, () => q.project ?? projectFor(process.cwd())).search(q)).value;
 }
 
 const when = (iso: string): string => iso.slice(0, 16).replace('T', ' ');

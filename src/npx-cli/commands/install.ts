@@ -72,7 +72,7 @@ export function register(program: Command): void {
         throw new UsageError('no terminal to ask which hosts to set up (stdin is not a TTY, CI is set, or --json). '
           + 'Pass --yes to install the hosts found on this machine, --ide <ids...> to choose, or --dry-run to see the plan.');
       }
-      const { prepare, detectedIds } = await import('../install/plan.js');
+      const { prepare, detectedIds } = await import('../install/install-plan.js');
       const { withFix } = await import('../install/errors.js');
       const prepared = await prepare(env).catch((e: unknown) => {
         throw withFix(e);
@@ -93,7 +93,7 @@ export function register(program: Command): void {
       try {
         const r = await runInstall(prepared, {
           selected, dryRun: !!opts.dryRun, json: !!opts.json, start: opts.start,
-          trustCodex: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
+          consent: !!opts.yes, codexSubagentTranscripts: !!opts.codexSubagentTranscripts, enableHooks: !!opts.enableHooks, env,
         });
         if (opts.importHistory && !opts.dryRun) r.document.history = await importHistoryAfter(r.document, env, !!opts.json);
         emit(r, !!opts.json);

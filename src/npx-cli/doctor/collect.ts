@@ -1,6 +1,6 @@
 /** One pass over every check: independent groups run side by side, each behind a safety net. */
 import type { DoctorContext } from './context.js';
-import { runtimeRefs } from './commands.js';
+import { runtimeRefs } from './hook-commands.js';
 import { deadLetterCheck, lastEventChecks, lossCheck, spoolCheck } from './capture.js';
 import { diskCheck, permissionsCheck } from './data.js';
 import { databaseChecks } from './database.js';

@@ -1,11 +1,11 @@
 /**
  * Per-host checks from the files themselves: every path our entries name exists, our hook is
- * registered once per event, and the host's own prerequisites (module.checks, Codex trust).
+ * registered once per event, and the host's own prerequisites (module.checks, module.hooksCheck).
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import type { HostModule, InstallContext } from '../hosts/types.js';
-import { findHookCommands, namedPaths, type HookCommand } from './commands.js';
+import { findHookCommands, namedPaths, type HookCommand } from './hook-commands.js';
 import type { DoctorContext } from './context.js';
 import { errorText, within } from './timebox.js';
 import type { Check } from './types.js';
@@ -68,19 +68,5 @@ export async function moduleChecks(mod: HostModule, ictx: InstallContext, timeou
     return list.map((c) => ({ ...c, area: 'hosts', host: mod.id }));
   } catch (e) {
     return [{ id: `${mod.id}.prerequisites`, area: 'hosts', host: mod.id, status: 'warn', evidence: `could not check: ${errorText(e)}` }];
-  }
-}
-
-/** Codex runs only trusted hooks, and skips the others silently: ask Codex itself (codex app-server). */
-export async function codexTrustCheck(ctx: DoctorContext): Promise<Check> {
-  const id = 'codex.hooks-trust';
-  try {
-    const { codexTrustStatus } = await import('../install/codex-trust.js');
-    const t = await within(codexTrustStatus({ env: ctx.env, dataDir: ctx.paths.root }), ctx.probeTimeoutMs, 'asking codex app-server');
-    if (t.state === 'trusted') return { id, area: 'hosts', host: 'codex', status: 'ok', evidence: t.detail };
-    const status = t.state === 'unavailable' ? 'warn' : 'fail';
-    return { id, area: 'hosts', host: 'codex', status, evidence: t.detail, ...(t.fix && { fix: t.fix }) };
-  } catch (e) {
-    return { id, area: 'hosts', host: 'codex', status: 'warn', evidence: `${HOST_LABELS.codex} trust not verified: ${errorText(e)}`, fix: 'Start codex, type /hooks and check that the claude-mem hooks are trusted.' };
   }
 }

@@ -9,11 +9,11 @@ import { hostModule } from '../hosts/registry.js';
 import type { Detection } from '../hosts/types.js';
 import { detectAll } from '../install/detect.js';
 import { hostContext } from '../install/context.js';
-import { findMcpLaunches, type McpLaunch } from './commands.js';
+import { findMcpLaunches, type McpLaunch } from './hook-commands.js';
 import type { DoctorContext } from './context.js';
 import { driftChecks, planHosts, recordedChanges } from './drift.js';
 import { parseHostFile, recordedValues } from './files.js';
-import { codexTrustCheck, doubleRegistrationCheck, hookCommandsOf, moduleChecks, pathsCheck } from './host-checks.js';
+import { doubleRegistrationCheck, hookCommandsOf, moduleChecks, pathsCheck } from './host-checks.js';
 import { mcpRoundTrips } from './mcp-probe.js';
 import { hookRoundTrip, type ProbeOutcome } from './probe.js';
 import { errorText } from './timebox.js';
@@ -79,7 +79,7 @@ export async function hostChecks(ctx: DoctorContext): Promise<HostsOutcome> {
     const ictx = hostContext(ctx.base, detected.get(host)!, ctx.hosts);
     const [own, trust, probe] = await Promise.all([
       moduleChecks(hostModule(host), ictx, ctx.probeTimeoutMs),
-      host === 'codex' && commands.length ? codexTrustCheck(ctx) : undefined,
+      commands.length ? hostModule(host).hooksCheck?.(ctx) : undefined,
       probes[n],
     ]);
     out.push(...own);

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { HostId } from '../../shared/hosts.js';
-import type { McpLaunch } from './commands.js';
+import type { McpLaunch } from './hook-commands.js';
 import type { DoctorContext } from './context.js';
 import { probeEnv } from './probe.js';
 import { errorText, within } from './timebox.js';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { HostId } from '../../shared/hosts.js';
-import type { HookCommand } from './commands.js';
+import type { HookCommand } from './hook-commands.js';
 import type { DoctorContext } from './context.js';
 import { PROBE_PREFIX, PROBES } from './probe-payloads.js';
 import { runProcess, tail } from './spawn.js';

@@ -1,6 +1,7 @@
 /** Runtime: the Node running claude-mem, the native SQLite binding, and the entry host configs run. */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import coerce from 'semver/functions/coerce.js';
 import { runtimeLayout } from '../../shared/runtime-layout.js';
 import { VERSION } from '../../shared/version.js';
 import { currentRuntime, isRuntimeCopy, readMissed } from '../install/runtime.js';
@@ -8,13 +9,12 @@ import type { DoctorContext } from './context.js';
 import { runProcess, tail } from './spawn.js';
 import { errorText } from './timebox.js';
 import type { Check } from './types.js';
-import type { RuntimeRef } from './commands.js';
+import type { RuntimeRef } from './hook-commands.js';
 
 const MIN_NODE = 20;
 
 export function nodeCheck(version = process.versions.node): Check {
-  const major = Number(version.split('.')[0]);
-  const ok = major >= MIN_NODE;
+  const ok = (coerce(version)?.major ?? 0) >= MIN_NODE;
   return {
     id: 'runtime.node', area: 'runtime', status: ok ? 'ok' : 'fail',
     evidence: `Node ${version} at ${process.execPath}${ok ? '' : ` (claude-mem needs ${MIN_NODE} or newer)`}`,

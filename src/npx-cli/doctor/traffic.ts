@@ -12,6 +12,7 @@ import { storeStats } from './capture.js';
 import type { DoctorContext } from './context.js';
 import { age } from './timebox.js';
 import type { Check } from './types.js';
+import { HOST_FACTS } from '../../hosts/registry.js';
 
 /** Fewer recent sessions than this prove nothing either way. */
 export const MIN_SESSIONS = 3;
@@ -21,14 +22,12 @@ export const MIN_SESSIONS_FOR_TOOLS = 5;
 export const OPEN_SESSION_GRACE_MS = 6 * 3600_000;
 
 /**
- * Hosts whose sessions legitimately never end in claude-mem, and why. Kimi Code is not here: its
- * turns end with a summary (turn_end), which counts as an end.
+ * Hosts whose sessions legitimately never end in claude-mem, and why (each host's facts, `noSessionEnd`).
+ * Kimi Code is not here: its turns end with a summary (turn_end), which counts as an end.
  */
-export const NO_SESSION_END: Partial<Record<HostId, string>> = {
-  openclaw: 'OpenClaw reports session start and end only in gateway mode, never under `openclaw agent --local`',
-  windsurf: 'Windsurf has no session-end hook',
-  antigravity: 'Antigravity has no session-end hook',
-};
+const NO_SESSION_END: Partial<Record<HostId, string>> = Object.fromEntries(
+  HOST_FACTS.flatMap((f) => (f.noSessionEnd ? [[f.id, f.noSessionEnd]] : [])),
+);
 
 const CAPTURING = new Set(['hooks', 'plugin', 'transcript']);
 

@@ -5,10 +5,10 @@
  */
 import { backup, readState, removeFile, sha256, writeAtomicAsync } from './fs.js';
 import { loadManifest, mergeRecords, saveManifest, serializeManifest } from './manifest.js';
-import { asEngineError, type PlannedFile } from './plan.js';
+import { asEngineError, type PlannedFile } from './file-plan.js';
 import type { EngineError } from './errors.js';
 import { rollBackFailedHosts } from './rollback.js';
-import type { Manifest, ManifestFile } from './types.js';
+import type { ApplySummary, Manifest, ManifestFile } from './types.js';
 
 export interface ApplyOptions {
   manifestPath: string;
@@ -17,17 +17,8 @@ export interface ApplyOptions {
   beforeWrite?: (path: string, index: number) => void;
 }
 
-export interface ApplySummary {
-  written: string[];
-  unchanged: string[];
-  backups: string[];
-  /** Files whose write failed (e.g. permissions); their hosts are reported, the rest carry on. */
-  failed: Array<{ path: string; hosts: string[]; error: EngineError }>;
-  /** Files of failed hosts that had been written and were put back as they were. */
-  rolledBack: Array<{ path: string; hosts: string[] }>;
-  /** Files that could not be put back: they keep our change, recorded for uninstall. */
-  rollbackFailed: Array<{ path: string; hosts: string[]; error: EngineError }>;
-}
+export type { ApplySummary } from './types.js';
+
 
 function entryFor(m: Manifest, host: string, f: PlannedFile): ManifestFile {
   const files = (m.hosts[host] ??= { files: {} }).files;

@@ -1,7 +1,7 @@
 /** Unified diffs for --dry-run, the interactive "show diffs", `--json` dry runs and doctor's drift detail. */
 import { createRequire } from 'node:module';
 import type * as DiffLib from 'diff';
-import type { PlannedFile } from './plan.js';
+import type { PlannedFile } from './types.js';
 
 // The diff library takes ~20 ms to load and a diff of a plugin bundle takes longer still, so both
 // happen on the first diff actually read: an install that prints no diff never pays for them.

@@ -5,7 +5,7 @@ export type {
   TomlArrayEntryChange, TomlData, TomlSetChange, TomlTableChange, YamlSetChange,
 } from './types.js';
 export { ConfigConflictError, ConfigParseError, EngineError } from './errors.js';
-export { planChanges, failedHosts, type PlannedFile } from './plan.js';
+export { planChanges, failedHosts, type PlannedFile } from './file-plan.js';
 export { applyPlan, type ApplyOptions, type ApplySummary } from './apply.js';
 export { revertFromManifest, revertManifest, type RevertOptions, type RevertSummary } from './revert.js';
 export { loadManifest, MANIFEST_SCHEMA_VERSION } from './manifest.js';

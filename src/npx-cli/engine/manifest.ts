@@ -85,10 +85,6 @@ export function saveManifest(path: string, m: Manifest, durable = true): void {
   writeAtomic(path, serializeManifest(m), 0o600, durable);
 }
 
-export function manifestFile(m: Manifest, host: string, file: string): ManifestFile | undefined {
-  return m.hosts[host]?.files[file];
-}
-
 /** What a change writes (to tell "the value there is still ours" from "the user's"). */
 function written(c: ChangeRecord['change']): unknown {
   return 'value' in c ? c.value : 'entry' in c ? c.entry : undefined;

@@ -7,7 +7,7 @@ import { formatOf } from './editor.js';
 import { withLazyDiff } from './diff.js';
 import { readState, removeEmptyDirs, removeFile, sha256, writeAtomic } from './fs.js';
 import { loadManifest, saveManifest } from './manifest.js';
-import { asEngineError, type PlannedFile } from './plan.js';
+import { asEngineError, type PlannedFile } from './file-plan.js';
 import { editorFor } from './registry.js';
 import type { EngineError } from './errors.js';
 import type { ChangeRecord, Manifest, ManifestFile } from './types.js';

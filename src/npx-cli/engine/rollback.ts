@@ -6,8 +6,8 @@
  */
 import { removeEmptyDirs, removeFile, writeAtomicAsync } from './fs.js';
 import { ConfigConflictError } from './errors.js';
-import { asEngineError, type PlannedFile } from './plan.js';
-import type { ApplySummary } from './apply.js';
+import { asEngineError, type PlannedFile } from './file-plan.js';
+import type { ApplySummary } from './types.js';
 import type { Manifest } from './types.js';
 
 /** Hosts that failed, and every host sharing a written file with one of them. */

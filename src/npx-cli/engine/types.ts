@@ -2,6 +2,7 @@
  * Declarative config changes. A host module says *what* it owns; the engine decides how to
  * edit each file so that everything else in it stays byte-identical.
  */
+import type { EngineError } from './errors.js';
 
 /** A key path inside a JSON/YAML document (object keys only). */
 export type KeyPath = readonly string[];
@@ -186,4 +187,40 @@ export interface PlannedRecord {
   record: ChangeRecord;
   /** The file already held exactly this change (nothing replaced this time). */
   noop: boolean;
+}
+
+/** One file's plan: its new text, what each change did, and why it was refused if it was. */
+export interface PlannedFile {
+  path: string;
+  format: FileFormat;
+  /** Hosts with changes in this file. */
+  hosts: string[];
+  existed: boolean;
+  before: string | null;
+  /** New text; null means the file is removed (revert). */
+  after: string | null;
+  changed: boolean;
+  /** Mode to write (whole files we own); otherwise the file keeps its own. */
+  mode?: number;
+  /** Unified diff from `before` to `after` ('' when unchanged); computed on first read. */
+  diff: string;
+  records: PlannedRecord[];
+  /** Directories that writing this file would create. */
+  createdDirs: string[];
+  /** The file was refused: nothing in it is written, and its hosts are left out everywhere. */
+  error?: EngineError;
+  notes: string[];
+}
+
+/** What applying a plan did, file by file. */
+export interface ApplySummary {
+  written: string[];
+  unchanged: string[];
+  backups: string[];
+  /** Files whose write failed (e.g. permissions); their hosts are reported, the rest carry on. */
+  failed: Array<{ path: string; hosts: string[]; error: EngineError }>;
+  /** Files of failed hosts that had been written and were put back as they were. */
+  rolledBack: Array<{ path: string; hosts: string[] }>;
+  /** Files that could not be put back: they keep our change, recorded for uninstall. */
+  rollbackFailed: Array<{ path: string; hosts: string[]; error: EngineError }>;
 }

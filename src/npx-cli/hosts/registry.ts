@@ -1,49 +1,33 @@
-/** Every host module, in the public order of HOST_IDS. Adding a host is adding its file here. */
+/** Every host's install module (src/hosts/<id>/<id>-install.ts), loaded only by the commands that need them. */
 import { HOST_IDS, type HostId } from '../../shared/hosts.js';
-import { antigravity } from './antigravity.js';
-import { claudeCode } from './claude-code.js';
-import { codex } from './codex.js';
-import { copilot } from './copilot.js';
-import { cursor } from './cursor.js';
-import { dsh } from './dsh.js';
-import { gemini } from './gemini.js';
-import { goose } from './goose.js';
-import { grok } from './grok.js';
-import { kimi } from './kimi.js';
-import { omp } from './omp.js';
-import { openclaw } from './openclaw.js';
-import { opencode } from './opencode.js';
-import { pi } from './pi.js';
-import { rooCode } from './roo-code.js';
-import { t3code } from './t3code.js';
-import { warp } from './warp.js';
-import { windsurf } from './windsurf.js';
+import { antigravity } from '../../hosts/antigravity/antigravity-install.js';
+import { claudeCode } from '../../hosts/claude-code/claude-code-install.js';
+import { codex } from '../../hosts/codex/codex-install.js';
+import { copilot } from '../../hosts/copilot/copilot-install.js';
+import { cursor } from '../../hosts/cursor/cursor-install.js';
+import { dsh } from '../../hosts/dsh/dsh-install.js';
+import { gemini } from '../../hosts/gemini/gemini-install.js';
+import { goose } from '../../hosts/goose/goose-install.js';
+import { grok } from '../../hosts/grok/grok-install.js';
+import { kimi } from '../../hosts/kimi/kimi-install.js';
+import { omp } from '../../hosts/omp/omp-install.js';
+import { openclaw } from '../../hosts/openclaw/openclaw-install.js';
+import { opencode } from '../../hosts/opencode/opencode-install.js';
+import { pi } from '../../hosts/pi/pi-install.js';
+import { rooCode } from '../../hosts/roo-code/roo-code-install.js';
+import { t3code } from '../../hosts/t3code/t3code-install.js';
+import { warp } from '../../hosts/warp/warp-install.js';
+import { windsurf } from '../../hosts/windsurf/windsurf-install.js';
 import type { HostModule } from './types.js';
 
-const MODULES: Readonly<Record<HostId, HostModule>> = {
-  'claude-code': claudeCode,
-  codex,
-  cursor,
-  windsurf,
-  kimi,
-  antigravity,
-  t3code,
-  opencode,
-  openclaw,
-  omp,
-  pi,
-  dsh,
-  grok,
-  copilot,
-  goose,
-  'roo-code': rooCode,
-  warp,
-  gemini,
-};
+const BY_ID = new Map<HostId, HostModule>([
+  claudeCode, codex, cursor, windsurf, kimi, antigravity, t3code, opencode, openclaw, omp, pi, dsh, grok,
+  copilot, goose, rooCode, warp, gemini,
+].map((m) => [m.id, m]));
 
-/** All 18 host modules, in HOST_IDS order. */
-export const HOST_MODULES: readonly HostModule[] = HOST_IDS.map((id) => MODULES[id]);
+/** All host modules, in HOST_IDS order (test/hosts/registry.test.ts checks that each host has one). */
+export const HOST_MODULES: readonly HostModule[] = HOST_IDS.map((id) => BY_ID.get(id)!);
 
 export function hostModule(id: HostId): HostModule {
-  return MODULES[id];
+  return BY_ID.get(id)!;
 }

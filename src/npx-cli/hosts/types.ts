@@ -5,6 +5,7 @@
 import type { Change } from '../engine/index.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
+import type { Check } from '../doctor/types.js';
 
 /** How a host's sessions reach memory. Exactly one capture writer per host. */
 export type CaptureWriter = 'hooks' | 'transcript' | 'plugin' | 'providers' | 'none';
@@ -77,6 +78,77 @@ export interface HostCheck {
   fix?: string;
 }
 
+/** What the single-writer planner decided for one selected host. */
+export interface WriterDecision {
+  capture: CaptureWriter;
+  recall: RecallPath;
+  /** Sentences for the summary: overlaps and how they are resolved. */
+  detail: string[];
+  /** Overlaps recorded in the manifest (`{ with, resolution }`). */
+  overlaps: Array<{ with: string; resolution: string }>;
+  /** When set, the host is not installed: nothing of its own would capture. */
+  skip?: string;
+}
+
+/** What the run tells a host module settling its writers. */
+export interface WriterRun {
+  transcriptWatchPath: string;
+  codexSubagentTranscripts: boolean;
+  /** The Codex subagent watch entry (tests give their own; otherwise built from the shipped schema). */
+  codexSubagentWatch?: () => unknown;
+}
+
+/** What a host module's settleWriters gets: its plan, the run, its decision so far, its changes. */
+export interface WriterSettlement {
+  plan: HostPlan;
+  input: WriterRun;
+  decision: WriterDecision;
+  changes: Change[];
+}
+
+/** How a host's own trust store stands with our hooks, for hosts that run only trusted hooks. */
+export interface HookTrust {
+  state: 'trusted' | 'untrusted' | 'partial' | 'missing' | 'unavailable' | 'not-asked';
+  /** Plain-language evidence (what the host reported, or why we could not ask it). */
+  detail: string;
+  fix?: string;
+  hooks: Array<{ key: string; event: string; trust: string }>;
+}
+
+/** The parts of a host's install result an after-apply step reads and adds to. */
+export interface StepResult {
+  capture: CaptureWriter | null;
+  trust?: HookTrust;
+  captureDetail: string[];
+  nextSteps: string[];
+  warnings: string[];
+}
+
+export interface AfterApplyInput {
+  result: StepResult;
+  /** The host's files this install wrote. */
+  files: string[];
+  /** The user agreed to the host's own steps (--yes, or the interactive confirm). */
+  consent: boolean;
+  env: Env;
+  paths: { manifest: string; backups: string };
+  progress(message: string, level: 'info' | 'ok' | 'warn' | 'error'): void;
+}
+
+/** A step of the host's own after its files are written (e.g. asking it to trust our hooks). */
+export interface AfterApply {
+  /** The line the interactive plan shows for this step, or undefined when it will not run. */
+  preview(decision: WriterDecision | undefined): string | undefined;
+  run(step: AfterApplyInput): Promise<void>;
+}
+
+/** What doctor gives a host's own check of its registered hooks. */
+export interface HooksCheckContext {
+  env: Env;
+  paths: { root: string };
+  probeTimeoutMs: number;
+}
+
 export interface HostModule {
   id: HostId;
   label: string;
@@ -90,4 +162,13 @@ export interface HostModule {
    * counts our hook once per program). Without it, every file of the host is one program's.
    */
   hookReader?(file: string): string;
+  /**
+   * Settles this host's capture writers in the single-writer planner, when the default (a transcript
+   * watch is kept only when it is the capture writer) is not enough. Returns the changes to make.
+   */
+  settleWriters?(s: WriterSettlement): Change[] | Promise<Change[]>;
+  /** Runs once its files are written (installed, or installed with capture off). */
+  afterApply?: AfterApply;
+  /** Doctor asks the host itself about our registered hooks (run when some are registered). */
+  hooksCheck?(ctx: HooksCheckContext): Promise<Check>;
 }

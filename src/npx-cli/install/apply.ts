@@ -1,6 +1,6 @@
 /**
  * Applying an install plan: the data directory (0700, settings, port, token), the engine's writes
- * (backups, manifest), the per-host metadata, Codex hook trust (with consent), the worker.
+ * (backups, manifest), the per-host metadata, each host's own after-apply step (with consent), the worker.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import type { HostId } from '../../shared/hosts.js';
@@ -9,19 +9,18 @@ import { VERSION } from '../../shared/version.js';
 import { runtimeLayout } from '../../shared/runtime-layout.js';
 import { applyPlan } from '../engine/index.js';
 import { CliError } from '../output.js';
-import { TRUST_FIX, trustCodexHooks } from './codex-trust.js';
 import { writeHostMeta, type MetaInput } from './meta.js';
-import { filesOf, type InstallPlan } from './plan.js';
+import { filesOf, type InstallPlan } from './install-plan.js';
 import { buildResults } from './results.js';
 import { installRuntime, runtimeWorkerEntry, type RuntimeInstall } from './runtime.js';
-import { recordTrust } from './trust-manifest.js';
-import type { CodexTrust, HostResult } from './types.js';
+import type { HostResult } from './types.js';
 
 export type ProgressLevel = 'info' | 'ok' | 'warn' | 'error';
 export type Progress = (message: string, level: ProgressLevel) => void;
 
 export interface ApplyInstallOptions {
-  trustCodex: boolean;
+  /** Consent to the hosts' own after-apply steps (e.g. trusting our Codex hooks). */
+  consent: boolean;
   start: boolean;
   env: NodeJS.ProcessEnv;
   waitMs?: number;
@@ -95,26 +94,16 @@ async function startWorkerFor(paths: DataPaths, waitMs: number, rt: RuntimeInsta
   return { ok: false, state: 'failed', detail: `${reason}; see ${paths.logs}/worker.log` };
 }
 
-async function trustCodex(plan: InstallPlan, r: HostResult, opts: ApplyInstallOptions): Promise<void> {
-  if (!opts.trustCodex) {
-    r.trust = { state: 'not-asked', detail: 'not trusted: no consent was given (--yes or the interactive confirm)', fix: TRUST_FIX, hooks: [] };
-  } else {
-    opts.onProgress?.('Trusting the claude-mem hooks through codex app-server…', 'info');
-    const files = filesOf(plan, 'codex').map((f) => f.path);
-    const { trust, written } = await trustCodexHooks(opts.env, files);
-    r.trust = trust;
-    if (written) {
-      await recordTrust(written, { manifestPath: plan.prepared.paths.manifest, backupsDir: plan.prepared.paths.backups }).catch((e: Error) => {
-        r.warnings.push(`the trust entries Codex wrote were not recorded for uninstall: ${e.message}`);
-      });
-    }
-  }
-  const t: CodexTrust = r.trust;
-  if (t.state === 'trusted') {
-    r.nextSteps = r.nextSteps.filter((s) => !/trust/i.test(s));
-    r.captureDetail.push('hooks trusted in Codex (as /hooks does)');
-  } else {
-    r.warnings.push(`Codex capture is OFF until the hooks are trusted: ${t.detail}`);
+/** Each written host's own step, one host after the other (a step may ask the host itself). */
+async function afterApply(plan: InstallPlan, results: HostResult[], opts: ApplyInstallOptions): Promise<void> {
+  for (const r of results) {
+    if (!r.selected || (r.status !== 'ok' && r.status !== 'off')) continue;
+    const step = plan.hosts.get(r.id)?.detected.module.afterApply;
+    if (!step) continue;
+    await step.run({
+      result: r, files: filesOf(plan, r.id).map((f) => f.path), consent: opts.consent, env: opts.env,
+      paths: { manifest: plan.prepared.paths.manifest, backups: plan.prepared.paths.backups }, progress: opts.onProgress ?? (() => {}),
+    });
   }
 }
 
@@ -146,8 +135,7 @@ export async function applyInstall(plan: InstallPlan, opts: ApplyInstallOptions)
   }
   if (meta.size > 0) writeHostMeta(paths.manifest, meta);
 
-  const codex = results.find((r) => r.id === 'codex' && (r.status === 'ok' || r.status === 'off') && r.capture === 'hooks');
-  if (codex) await trustCodex(plan, codex, opts);
+  await afterApply(plan, results, opts);
 
   let worker: WorkerOutcome = { ok: true, state: 'not-started', detail: 'not started (--no-start); run `claude-mem start` when ready' };
   if (opts.start) {

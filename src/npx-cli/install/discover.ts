@@ -23,7 +23,7 @@ import { MCP_KEY } from '../hosts/common/command.js';
 import { readJsonc, readToml, readYaml } from '../hosts/common/read.js';
 import { getAt, isPlainObject } from '../engine/match.js';
 import { hostContext } from './context.js';
-import type { Prepared } from './plan.js';
+import type { Prepared } from './install-plan.js';
 
 /** A string that starts claude-mem: the launcher, a package's dist/bin.js, or the command itself. */
 const RUNS_CLAUDE_MEM = /(?:\/claude-mem\.cjs|\/dist\/bin\.js|(?:^|[\s'"/])claude-mem)(?:$|[\s'"])/;

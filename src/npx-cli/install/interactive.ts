@@ -9,8 +9,8 @@ import { runnable } from '../command-form.js';
 import { renderPlan } from '../engine/index.js';
 import { applyInstall, type InstallOutcome } from './apply.js';
 import { describeDetection } from './detect.js';
-import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './plan.js';
-import { captureText } from './planner.js';
+import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './install-plan.js';
+import { captureText } from './writer-planner.js';
 import { detectionTable, hostLines, runtimeLines, tildify } from './summary.js';
 
 export const CANCEL_EXIT = 130;
@@ -80,7 +80,8 @@ function planNote(plan: InstallPlan, env: NodeJS.ProcessEnv): string {
     lines.push(`● ${h.label} (${captureText(h.decision?.capture ?? null)})${changing.length === 0 ? ': already up to date' : ''}`);
     for (const f of changing) lines.push(`    ${f.existed ? 'modify' : 'create'} ${tildify(f.path, env)}`);
     if (h.killSwitch) lines.push(h.killSwitch.turnOn ? `    turn hooks on: ${h.killSwitch.off.setting} (as you asked)` : `    capture stays OFF: ${h.killSwitch.off.setting} (your setting)`);
-    if (id === 'codex' && h.decision?.capture === 'hooks') lines.push('    then ask Codex (codex app-server) to trust these hooks, as its /hooks screen does');
+    const step = h.detected.module.afterApply?.preview(h.decision);
+    if (step) lines.push(`    ${step}`);
   }
   return lines.join('\n');
 }
@@ -189,7 +190,7 @@ export async function runInteractive(prepared: Prepared, p: Prompter, o: Interac
     } else (level === 'ok' ? p.log.success : level === 'warn' ? p.log.warn : p.log.error)(m);
   };
   say('Writing configuration…', 'info');
-  const out = await applyInstall(plan, { trustCodex: true, start: o.start, env: o.env, onProgress: say });
+  const out = await applyInstall(plan, { consent: true, start: o.start, env: o.env, onProgress: say });
   if (active !== undefined) spin.stop(active);
   p.note(out.results.filter((r) => r.selected).map((r) => hostLines(r, o.env).join('\n')).join('\n'), 'Summary');
   p.log.info(runtimeLines(out.runtime, o.env).join('\n'));

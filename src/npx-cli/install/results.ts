@@ -1,8 +1,8 @@
 /** Per-host results (the summary and the `--json` document) from the plan and what applying it did. */
-import type { HostId } from '../../shared/hosts.js';
+import { hostFacts, type HostId } from '../../shared/hosts.js';
 import type { ApplySummary } from '../engine/index.js';
 import type { Detected } from './detect.js';
-import { filesOf, hostChanges, type HostPlanned, type InstallPlan } from './plan.js';
+import { filesOf, hostChanges, type HostPlanned, type InstallPlan } from './install-plan.js';
 import type { FileResult, HostResult } from './types.js';
 
 function detectedOf(d: Detected): HostResult['detected'] {
@@ -68,7 +68,7 @@ export function buildResults(plan: InstallPlan, opts: { dryRun: boolean; applied
       status: 'ok', files: [], nextSteps: h.plan?.nextSteps ?? [], notes: h.plan?.notes ?? [], warnings: [],
     };
     if (h.error) return { ...base, status: 'failed', reason: h.error.reason, fix: h.error.fix, nextSteps: [] };
-    if (h.decision?.skip) return { ...base, status: 'skipped', reason: h.decision.skip, fix: 'claude-mem install --ide claude-code codex', nextSteps: [] };
+    if (h.decision?.skip) return { ...base, status: 'skipped', reason: h.decision.skip, fix: `claude-mem install --ide ${(hostFacts(h.id).providers ?? []).join(' ')}`, nextSteps: [] };
     if (h.plan && h.plan.changes.length === 0 && base.capture === 'none' && base.recall === 'none') {
       // Nothing to write and nothing that would capture or recall: not "installed".
       return { ...base, status: 'skipped', reason: 'nothing to configure yet', fix: h.plan.nextSteps[0] ?? h.plan.notes[0], nextSteps: [] };

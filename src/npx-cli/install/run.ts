@@ -7,7 +7,7 @@ import { VERSION } from '../../shared/version.js';
 import { renderPlan } from '../engine/index.js';
 import { eprintln, printJson, println, style } from '../output.js';
 import { applyInstall, type InstallOutcome } from './apply.js';
-import { planInstall, type InstallPlan, type Prepared } from './plan.js';
+import { planInstall, type InstallPlan, type Prepared } from './install-plan.js';
 import { buildResults } from './results.js';
 import { hostLines, runtimeLines, tildify } from './summary.js';
 import type { HostResult } from './types.js';
@@ -19,7 +19,8 @@ export interface RunOptions {
   dryRun: boolean;
   json: boolean;
   start: boolean;
-  trustCodex: boolean;
+  /** Consent to the hosts' own after-apply steps (e.g. trusting our Codex hooks through Codex's app-server). */
+  consent: boolean;
   codexSubagentTranscripts: boolean;
   /** --enable-hooks: turn on a host's own hook switch the user turned off. */
   enableHooks?: boolean;
@@ -90,7 +91,7 @@ function report(out: InstallOutcome, plan: InstallPlan, o: RunOptions): RunResul
 export async function runInstall(prepared: Prepared, o: RunOptions): Promise<RunResult> {
   const plan = await planInstall(prepared, o.selected, { codexSubagentTranscripts: o.codexSubagentTranscripts, enableHooks: () => !!o.enableHooks });
   if (o.dryRun) return dryRun(plan, o);
-  const out = await applyInstall(plan, { trustCodex: o.trustCodex, start: o.start, env: o.env });
+  const out = await applyInstall(plan, { consent: o.consent, start: o.start, env: o.env });
   return report(out, plan, o);
 }
 

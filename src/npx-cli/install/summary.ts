@@ -3,7 +3,7 @@ import { homeDir, type Env } from '../../shared/paths.js';
 import { onPath, shellPath } from '../command-form.js';
 import { style } from '../output.js';
 import type { RuntimeInstall } from './runtime.js';
-import { captureText, recallText } from './planner.js';
+import { captureText, recallText } from './writer-planner.js';
 import type { FileResult, HostResult } from './types.js';
 
 export function tildify(p: string, env: Env = process.env): string {

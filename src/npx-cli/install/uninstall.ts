@@ -81,7 +81,7 @@ function purgeRefusal(root: string, env: Env): string | undefined {
 
 /** What is ours in host files the manifest has no record of (install/discover.ts), and the revert of exactly that. */
 async function unrecorded(o: UninstallOptions, recorded: Manifest): Promise<{ found: Found[]; rev?: RevertSummary }> {
-  const { prepare } = await import('./plan.js');
+  const { prepare } = await import('./install-plan.js');
   const { discoverUnrecorded } = await import('./discover.js');
   const prepared = await prepare(o.env);
   const { manifest, left } = await discoverUnrecorded(prepared, o.hosts ?? HOST_IDS, recorded);

@@ -1,5 +1,5 @@
 /**
- * The deterministic observer (architecture §5): turns one capture event into one compact
+ * The deterministic observer (docs/architecture.md, How an event flows): turns one capture event into one compact
  * observation, and a session digest into a summary. No API key, no network, no clock.
  */
 import type { CaptureEvent } from '../../shared/capture-event.js';

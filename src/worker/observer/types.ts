@@ -1,13 +1,29 @@
-/** Contract between the store and the deterministic observer. */
-import type { Observation, ObservationType } from '../store/types.js';
+/** Contract between the store and the deterministic observer (the observer owns these types; the store imports them). */
+export type ObservationType =
+  | 'command' // shell commands
+  | 'read'
+  | 'edit' // edits, writes, patches
+  | 'search' // grep/glob/code search
+  | 'web' // web fetch / web search
+  | 'mcp' // MCP tool calls
+  | 'agent' // subagent/task spawn
+  | 'tool' // generic fallback
+  | 'memory' // saved explicitly (mem_save)
+  | 'note'; // ready-made observation from a transcript / plugin
 
 /** What the observer derives from one event; the store adds ids, session, project and time. */
-export type ObservationDraft = Pick<
-  Observation,
-  'type' | 'title' | 'subtitle' | 'narrative' | 'facts' | 'filesRead' | 'filesModified' | 'concepts' | 'toolName' | 'toolUseId'
->;
-
-export type { ObservationType };
+export interface ObservationDraft {
+  type: ObservationType;
+  title: string;
+  subtitle: string | null;
+  narrative: string;
+  facts: string[];
+  filesRead: string[];
+  filesModified: string[];
+  concepts: string[];
+  toolName: string | null;
+  toolUseId: string | null;
+}
 
 /** What a session looked like, for the deterministic summary at session end. */
 export interface SessionDigest {

@@ -23,11 +23,7 @@ export class HttpError extends Error {
   }
 }
 
-/** The database is locked by another connection: transient, the caller retries or spools. */
-export function isBusyError(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && (code === 'store_busy' || /^SQLITE_(BUSY|LOCKED)/.test(code));
-}
+export { isBusyError } from '../busy.js';
 
 const STORAGE_ANSWERS = {
   full: { status: 507, code: 'store_full', what: 'the disk holding the database is full' },

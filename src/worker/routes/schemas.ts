@@ -6,44 +6,10 @@
 import { z } from 'zod';
 import { resolveHostId, type HostId } from '../../shared/hosts.js';
 
-const str = z.string();
 const optStr = z.string().optional();
 const optBool = z.boolean().optional();
 
-export const CaptureEventSchema = z.looseObject({
-  host: str,
-  source: str,
-  kind: str,
-  sessionId: str,
-  cwd: str,
-  at: str,
-  promptId: optStr,
-  toolUseId: optStr,
-  agentId: optStr,
-  parentSessionId: optStr,
-  isSubagent: optBool,
-  prompt: optStr,
-  toolName: optStr,
-  rawToolName: optStr,
-  toolInput: z.unknown().optional(),
-  toolResponse: z.unknown().optional(),
-  toolFailed: optBool,
-  filePath: optStr,
-  edits: z.array(z.object({ oldText: optStr, newText: optStr })).optional(),
-  message: optStr,
-  reason: optStr,
-  title: optStr,
-  transcriptPath: optStr,
-  privateTurn: optBool,
-  probe: optBool,
-  model: optStr,
-});
-
-export const MAX_EVENTS_PER_BATCH = 5000;
-
-export const EventsBody = z.object({
-  events: z.array(CaptureEventSchema).min(1).max(MAX_EVENTS_PER_BATCH),
-});
+export { CaptureEventSchema, EventsBody, MAX_EVENTS_PER_BATCH } from '../../shared/capture-event-schema.js';
 
 /** Host id or alias → id. */
 const hostParam = z

@@ -1,4 +1,4 @@
-/** Transcript reading state (architecture §6) and the dead letters of lines that can never be stored. */
+/** Transcript reading state (src/worker/transcripts/README.md) and the dead letters of lines that can never be stored. */
 import { sanitizeValue } from '../../shared/privacy.js';
 import { StoreError } from './errors.js';
 import type { StatementCache } from './statements.js';

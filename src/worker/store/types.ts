@@ -4,6 +4,7 @@
  */
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
+import type { ObservationDraft, ObservationType } from '../observer/types.js';
 import type { HostTraffic } from './traffic.js';
 import type { ViewerReads } from './viewer-reads.js';
 import type { ForgetTarget } from './forget-plan.js';
@@ -31,35 +32,16 @@ export interface TombstoneRow {
   createdAt: string;
 }
 
-export type ObservationType =
-  | 'command' // shell commands
-  | 'read'
-  | 'edit' // edits, writes, patches
-  | 'search' // grep/glob/code search
-  | 'web' // web fetch / web search
-  | 'mcp' // MCP tool calls
-  | 'agent' // subagent/task spawn
-  | 'tool' // generic fallback
-  | 'memory' // saved explicitly (mem_save)
-  | 'note'; // ready-made observation from a transcript / plugin
+export type { ObservationType };
 
-export interface Observation {
+/** A stored observation: what the observer derived (ObservationDraft), plus where and when. */
+export interface Observation extends ObservationDraft {
   id: number;
   sessionId: number; // internal row id of the session
   hostSessionId: string; // the host's own session id
   host: HostId;
   project: string;
   promptNumber: number | null;
-  type: ObservationType;
-  title: string;
-  subtitle: string | null;
-  narrative: string;
-  facts: string[];
-  filesRead: string[];
-  filesModified: string[];
-  concepts: string[];
-  toolName: string | null;
-  toolUseId: string | null;
   createdAt: string; // ISO
 }
 
@@ -242,7 +224,7 @@ export interface SaveMemoryInput {
   files?: string[];
 }
 
-/** One transcript file's reading state (architecture §6). */
+/** One transcript file's reading state (src/worker/transcripts/README.md). */
 export interface TranscriptCheckpoint {
   filePath: string;
   watchName: string;

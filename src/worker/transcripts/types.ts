@@ -1,5 +1,5 @@
 /**
- * The transcript schema language and the watch configuration (architecture §6).
+ * The transcript schema language and the watch configuration (src/worker/transcripts/README.md).
  * Every host difference lives in JSON schemas of this shape; the code knows no host.
  */
 import type { HostId } from '../../shared/hosts.js';

@@ -1,6 +1,6 @@
 /**
  * The hosts no conformance test can run here, and why: the rows of the matrix that a test run
- * cannot write. Keep in step with src/npx-cli/hosts/ and ../shared/reference/HOSTS.md.
+ * cannot write. Keep in step with src/hosts/ and ../shared/reference/HOSTS.md.
  */
 export interface HostNotRun {
   id: string;
