@@ -10,8 +10,12 @@ const NOT_BUILT = 'document.body.textContent = "The viewer was not built: run np
 export const VIEWER_JS: string = typeof __CLAUDE_MEM_VIEWER_JS__ === 'string' ? __CLAUDE_MEM_VIEWER_JS__ : NOT_BUILT;
 export const VIEWER_CSS: string = typeof __CLAUDE_MEM_VIEWER_CSS__ === 'string' ? __CLAUDE_MEM_VIEWER_CSS__ : '';
 
-/** The HTML shell: no data in it, only the CSRF token (already escaped) the page's writes send. */
-export function shellPage(csrfEscaped: string, csrfHeader: string, writes: readonly string[]): string {
+/**
+ * The HTML shell: no captured data in it, only the CSRF token (already escaped) the page's writes
+ * send, and the hosts' ids and labels (already escaped JSON; the client cannot import the host
+ * facts, which are node modules).
+ */
+export function shellPage(csrfEscaped: string, csrfHeader: string, writes: readonly string[], hostsEscaped: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -19,6 +23,7 @@ export function shellPage(csrfEscaped: string, csrfHeader: string, writes: reado
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="claude-mem-csrf" content="${csrfEscaped}" data-header="${csrfHeader}" data-writes="${writes.join(',')}">
+<meta name="claude-mem-hosts" content="${hostsEscaped}">
 <title>claude-mem</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/viewer/app.css">

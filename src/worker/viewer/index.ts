@@ -14,7 +14,11 @@ import { VIEWER_CSS, VIEWER_JS, shellPage } from './assets.js';
 import { escapeHtml, sendError, sendJson, sendPage, sendText } from './respond.js';
 import { say } from './say.js';
 import { FeedStream } from './stream.js';
+import { HOST_IDS, HOST_LABELS } from '../../shared/hosts.js';
 import { API_POSTS, readJsonBody } from './writes.js';
+
+/** Every host's id and label, for the page's badges and host filter. */
+const HOSTS_ESCAPED = escapeHtml(JSON.stringify(HOST_IDS.map((id) => [id, HOST_LABELS[id]])));
 
 export interface ViewerOptions {
   ctx: RouteContext;
@@ -93,7 +97,7 @@ export function createViewer(opts: ViewerOptions): Viewer {
         const asJson = p.startsWith('/viewer/api/');
         const s = signedIn(req, res, asJson);
         if (!s) return;
-        if (p === '/viewer') return sendText(res, 200, 'text/html', shellPage(escapeHtml(s.csrf), CSRF_HEADER, Object.keys(API_POSTS).map((k) => k.slice('/viewer/api/'.length))));
+        if (p === '/viewer') return sendText(res, 200, 'text/html', shellPage(escapeHtml(s.csrf), CSRF_HEADER, Object.keys(API_POSTS).map((k) => k.slice('/viewer/api/'.length)), HOSTS_ESCAPED));
         if (p === '/viewer/api/stream') {
           if (!stream.add(res)) sendError(res, 503, 'busy', 'too many viewer pages are open');
           return;

@@ -2,7 +2,7 @@
  * Building the page without HTML: every element is made with createElement and every piece of
  * captured content goes in as a text node, so a `<script>` in a tool's output is shown as text.
  */
-import { HOST_LABELS, type HostId } from '../../../shared/hosts.js';
+import { HOST_LABELS } from './hosts.js';
 
 type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
@@ -29,7 +29,7 @@ export function replace(target: Element, ...children: (Child | Child[])[]): void
   }
 }
 
-export const hostLabel = (host: string): string => HOST_LABELS[host as HostId] ?? host;
+export const hostLabel = (host: string): string => HOST_LABELS[host] ?? host;
 
 /** The host as a badge: its initials in its own colour, then its name. */
 export function hostBadge(host: string): HTMLElement {
