@@ -7,6 +7,7 @@ import { register as search } from './search.js';
 import { register as mcp } from './mcp.js';
 import { register as transcript } from './transcript.js';
 import { register as doctor } from './doctor.js';
+import { register as sync } from './sync.js';
 
 export const commands: ReadonlyArray<(program: Command) => void> = [
   install,
@@ -16,4 +17,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   mcp,
   transcript,
   doctor,
+  sync,
 ];

@@ -268,6 +268,23 @@ INSERT INTO host_kind_activity (host, kind, last_at)
 ALTER TABLE sessions ADD COLUMN context_sent_at TEXT;
 `,
   },
+  {
+    version: 6,
+    name: 'sync: rows remember the device they came from; sync cursors',
+    up: `
+-- NULL: captured on this device. Otherwise the id of the device (sync_devices) it was pulled from.
+ALTER TABLE events ADD COLUMN origin TEXT;
+ALTER TABLE sessions ADD COLUMN origin TEXT;
+-- Devices whose rows were pulled: their name and the team member (database role) they belong to.
+CREATE TABLE sync_devices (
+  device_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  member TEXT NOT NULL
+) WITHOUT ROWID;
+-- This device's id, the push and pull cursors, the last error (sync/engine.ts).
+CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
@@ -287,7 +304,7 @@ export function currentVersion(db: Database.Database): number {
  */
 export function migrate(db: Database.Database): number[] {
   const applied: number[] = [];
-  if (currentVersion(db) >= SCHEMA_VERSION) {
+  if (currentVersion(db) >= SCHEMA_VERSION && MIGRATIONS.every((m) => isApplied(db, m.version))) {
     checkNotNewer(db);
     return applied;
   }
@@ -295,8 +312,9 @@ export function migrate(db: Database.Database): number[] {
     const step = db.transaction(() => {
       db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-      // Re-read inside the write lock: another process may have migrated meanwhile.
-      if (currentVersion(db) >= m.version) return false;
+      // Re-read inside the write lock: another process may have migrated meanwhile. Each version
+      // is looked up by itself: numbers are reserved ahead, so a later one may be applied first.
+      if (isApplied(db, m.version)) return false;
       db.exec(m.up);
       db.prepare('INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)').run(
         m.version, m.name, new Date().toISOString());
@@ -305,6 +323,11 @@ export function migrate(db: Database.Database): number[] {
     if (step.immediate()) applied.push(m.version);
   }
   return applied;
+}
+
+function isApplied(db: Database.Database, version: number): boolean {
+  const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).get();
+  return !!table && !!db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(version);
 }
 
 function checkNotNewer(db: Database.Database): void {

@@ -27,8 +27,11 @@ import { Searcher } from './search.js';
 import { StatementCache } from './statements.js';
 import { databaseWriteProblems, describeWriteProblem } from './writable.js';
 import { Timeline } from './timeline.js';
+import {
+  countOutbox, pulledCounts, readOutbox, readSyncState, rememberDevices, writeSyncState, type OutboxEvent, type SyncDevice,
+} from './sync-rows.js';
 import type {
-  ContextQuery, ContextResult, DeadLetter, IngestResult, MemoryStore, Observation, PromptRow, SaveMemoryInput,
+  ContextQuery, ContextResult, DeadLetter, IngestResult, MemoryStore, Observation, PromptRow, ReplicaEvent, ReplicaResult, SaveMemoryInput,
   SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TranscriptCheckpoint,
 } from './types.js';
 
@@ -234,6 +237,44 @@ export class SqliteStore implements MemoryStore {
     this.kindActivity.clear();
     this.written = 0;
     return rows;
+  }
+
+  /** Sync: local events after `afterId`, oldest first (sync/engine.ts pushes them). */
+  syncOutbox(afterId: number, limit: number): OutboxEvent[] {
+    return readOutbox(this.stmts, afterId, limit);
+  }
+
+  syncPending(afterId: number): number {
+    return countOutbox(this.stmts, afterId);
+  }
+
+  /**
+   * Sync: stores events pulled from other devices, with the devices they came from and the
+   * state to keep with them (the pull cursor), in one transaction: a crash cannot keep one
+   * without the other.
+   */
+  applyReplica(entries: readonly ReplicaEvent[], devices: readonly SyncDevice[], state: Record<string, string | null>): ReplicaResult {
+    const result = this.db.transaction(() => {
+      rememberDevices(this.stmts, devices);
+      const r = this.ingestion.ingestReplica(entries);
+      writeSyncState(this.stmts, state);
+      return r;
+    }).immediate();
+    this.written += result.stored;
+    this.scheduleIndexing();
+    return result;
+  }
+
+  getSyncState(): Record<string, string> {
+    return readSyncState(this.stmts);
+  }
+
+  setSyncState(patch: Record<string, string | null>): void {
+    writeSyncState(this.stmts, patch);
+  }
+
+  syncDevices(): ReturnType<typeof pulledCounts> {
+    return pulledCounts(this.stmts);
   }
 
   /** Rebuilds the search indexes from the tables (repair). */

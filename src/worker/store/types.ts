@@ -85,6 +85,28 @@ export interface IngestRejection {
   reason: string;
 }
 
+/** An event as sync carries it between devices: what the capturing device stored, with its key. */
+export interface ReplicaEvent {
+  idemKey: string;
+  /** The device that captured it. */
+  origin: string;
+  /** The project identity its session has there. */
+  project: string;
+  host: string;
+  kind: string;
+  /** The stored payload (after privacy), or the stub of a dropped event. */
+  payload: string;
+  dropped: string | null;
+  at: string;
+}
+
+export interface ReplicaResult {
+  stored: number;
+  duplicates: number;
+  /** Malformed (or from an unknown host or kind): not stored. */
+  skipped: number;
+}
+
 export interface IngestResult {
   stored: number; // new events
   duplicates: number; // idempotency key already present

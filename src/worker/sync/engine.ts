@@ -1,0 +1,78 @@
+/**
+ * One round of sync between the local store and the shared database: push what this device
+ * captured since the push cursor, then pull what other devices pushed since the pull cursor.
+ * Both cursors live in the local store; the pull cursor is written in the same transaction as
+ * the rows it covers, the push cursor after the server committed (a repeat is a no-op there).
+ */
+import { randomUUID } from 'node:crypto';
+import type { SqliteStore } from '../store/sqlite-store.js';
+import { cursorText, parseCursor, type Remote } from './remote.js';
+
+export type SyncStore = Pick<SqliteStore, 'syncOutbox' | 'syncPending' | 'applyReplica' | 'getSyncState' | 'setSyncState' | 'syncDevices'>;
+
+export const PUSH_BATCH = 2000;
+export const PULL_BATCH = 2000;
+
+export interface PushTotals {
+  pushed: number;
+  stored: number;
+}
+
+export interface PullTotals {
+  pulled: number;
+  stored: number;
+  duplicates: number;
+  skipped: number;
+  /** Stopped at the deadline with more to take. */
+  partial: boolean;
+}
+
+/** This store's device id, made on first use: the rows it pushes carry it. */
+export function deviceId(store: SyncStore): string {
+  const id = store.getSyncState().device_id;
+  if (id) return id;
+  const made = randomUUID();
+  store.setSyncState({ device_id: made });
+  return made;
+}
+
+export async function pushAll(store: SyncStore, remote: Remote, device: string): Promise<PushTotals> {
+  const totals: PushTotals = { pushed: 0, stored: 0 };
+  for (;;) {
+    const after = Number(store.getSyncState().push_after ?? 0);
+    const batch = store.syncOutbox(after, PUSH_BATCH);
+    if (!batch.length) break;
+    const r = await remote.push(device, batch);
+    totals.pushed += r.sent;
+    totals.stored += r.stored;
+    store.setSyncState({ push_after: String(batch[batch.length - 1].id), last_push_at: new Date().toISOString() });
+    if (batch.length < PUSH_BATCH) break;
+  }
+  return totals;
+}
+
+export async function pullAll(store: SyncStore, remote: Remote, device: string, deadline = Infinity): Promise<PullTotals> {
+  const totals: PullTotals = { pulled: 0, stored: 0, duplicates: 0, skipped: 0, partial: false };
+  for (;;) {
+    const cursor = parseCursor(store.getSyncState().pull_cursor);
+    const page = await remote.pull(device, cursor, PULL_BATCH);
+    const r = store.applyReplica(page.events, page.devices, {
+      pull_cursor: cursorText(page.cursor), last_pull_at: new Date().toISOString(),
+    });
+    totals.pulled += page.events.length;
+    totals.stored += r.stored;
+    totals.duplicates += r.duplicates;
+    totals.skipped += r.skipped;
+    if (page.done) break;
+    if (Date.now() >= deadline) {
+      totals.partial = true;
+      break;
+    }
+  }
+  return totals;
+}
+
+export function isSyncStore(store: unknown): store is SyncStore {
+  const s = store as Partial<Record<keyof SyncStore, unknown>>;
+  return typeof s?.applyReplica === 'function' && typeof s.syncOutbox === 'function';
+}

@@ -1,0 +1,184 @@
+/**
+ * The shared PostgreSQL database, as sync uses it: register a device, push local events (a set
+ * union by idempotency key), pull others' events in commit order, share and unshare projects.
+ */
+import pg from 'pg';
+import type { OutboxEvent, SyncDevice } from '../store/sync-rows.js';
+import type { ReplicaEvent } from '../store/types.js';
+import { migrateRemote, remoteVersion } from './remote-schema.js';
+
+/** Where the pull stopped: the last row taken, in (transaction id, sequence) order. */
+export interface PullCursor {
+  txid: string;
+  seq: string;
+}
+
+export const START_CURSOR: PullCursor = { txid: '0', seq: '0' };
+
+export function cursorText(c: PullCursor): string {
+  return `${c.txid}:${c.seq}`;
+}
+
+export function parseCursor(text: string | undefined): PullCursor {
+  const m = /^(\d+):(\d+)$/.exec(text ?? '');
+  return m ? { txid: m[1], seq: m[2] } : START_CURSOR;
+}
+
+export interface PullPage {
+  events: ReplicaEvent[];
+  devices: SyncDevice[];
+  cursor: PullCursor;
+  /** Fewer rows than asked: nothing more is ready to be taken now. */
+  done: boolean;
+}
+
+export interface PushResult {
+  sent: number;
+  /** New on the server (the others were there already). */
+  stored: number;
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+const STATEMENT_TIMEOUT_MS = 60_000;
+
+export class Remote {
+  private constructor(readonly client: pg.Client, readonly member: string) {}
+
+  /** Connects (the error says why it could not, without the password). */
+  static async connect(config: pg.ClientConfig): Promise<Remote> {
+    const client = new pg.Client({
+      ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, statement_timeout: STATEMENT_TIMEOUT_MS,
+      application_name: 'claude-mem', keepAlive: true,
+    });
+    // A connection that drops between queries must not crash the worker: the next query fails.
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const r = await client.query<{ u: string }>('SELECT current_user AS u');
+      return new Remote(client, r.rows[0]!.u);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => {});
+  }
+
+  migrate(): Promise<number[]> {
+    return migrateRemote(this.client);
+  }
+
+  schemaVersion(): Promise<number> {
+    return remoteVersion(this.client);
+  }
+
+  /** True when `team` is a role this member belongs to. */
+  async inTeam(team: string): Promise<boolean> {
+    const r = await this.client.query<{ ok: boolean }>('SELECT claude_mem.in_team($1) AS ok', [team]);
+    return r.rows[0]?.ok === true;
+  }
+
+  async registerDevice(deviceId: string, name: string): Promise<void> {
+    await this.client.query(`INSERT INTO claude_mem.devices (device_id, name) VALUES ($1, $2)
+      ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, last_seen = now()`, [deviceId, name]);
+  }
+
+  /** One batch in one transaction: all of it is on the server, or none. */
+  async push(deviceId: string, events: readonly OutboxEvent[]): Promise<PushResult> {
+    if (!events.length) return { sent: 0, stored: 0 };
+    const col = <K extends keyof OutboxEvent>(k: K) => events.map((e) => e[k]);
+    const r = await this.client.query(`INSERT INTO claude_mem.events (device_id, project, idem_key, host, kind, payload, dropped, at)
+      SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+      ON CONFLICT (member, idem_key) DO NOTHING`,
+    [deviceId, col('project'), col('idemKey'), col('host'), col('kind'), col('payload'), col('dropped'), col('at')]);
+    return { sent: events.length, stored: r.rowCount ?? 0 };
+  }
+
+  /**
+   * The next rows of other devices after `cursor`, in commit order. Only rows written by
+   * transactions older than the oldest one still running are taken: those can no longer change,
+   * so a transaction that took a lower sequence number and commits later is picked up by a later
+   * pull instead of being passed over.
+   */
+  async pull(deviceId: string, cursor: PullCursor, limit: number): Promise<PullPage> {
+    await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      const h = await this.client.query<{ horizon: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon');
+      const rows = await this.client.query<{
+        seq: string; txid: string; member: string; device_id: string; project: string; idem_key: string;
+        host: string; kind: string; payload: string; dropped: string | null; at: string;
+      }>(`SELECT seq, txid::text AS txid, member, device_id, project, idem_key, host, kind, payload, dropped, at
+        FROM claude_mem.events
+        WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < $3::xid8 AND device_id <> $4::uuid
+        ORDER BY txid, seq LIMIT $5`, [cursor.txid, cursor.seq, h.rows[0]!.horizon, deviceId, limit]);
+      const ids = [...new Set(rows.rows.map((r) => r.device_id))];
+      const devices = ids.length
+        ? (await this.client.query<SyncDevice>(`SELECT device_id AS "deviceId", name, member FROM claude_mem.devices
+            WHERE device_id = ANY($1::uuid[])`, [ids])).rows
+        : [];
+      await this.client.query('COMMIT');
+      const last = rows.rows[rows.rows.length - 1];
+      const known = new Set(devices.map((d) => d.deviceId));
+      // A device row the member may not see (an unshared teammate device): still name the member.
+      for (const r of rows.rows) {
+        if (!known.has(r.device_id)) {
+          devices.push({ deviceId: r.device_id, name: 'device', member: r.member });
+          known.add(r.device_id);
+        }
+      }
+      return {
+        events: rows.rows.map((r) => ({
+          idemKey: r.idem_key, origin: r.device_id, project: r.project, host: r.host, kind: r.kind, payload: r.payload,
+          dropped: r.dropped, at: r.at,
+        })),
+        devices,
+        cursor: last ? { txid: last.txid, seq: last.seq } : cursor,
+        done: rows.rows.length < limit,
+      };
+    } catch (err) {
+      await this.client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Rows after the cursor this device may pull (ready or not): how far behind it is. */
+  async behind(deviceId: string, cursor: PullCursor): Promise<number> {
+    const r = await this.client.query<{ n: string }>(`SELECT count(*) AS n FROM claude_mem.events
+      WHERE (txid, seq) > ($1::xid8, $2::bigint) AND device_id <> $3::uuid`, [cursor.txid, cursor.seq, deviceId]);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async share(team: string, project: string): Promise<boolean> {
+    const r = await this.client.query(`INSERT INTO claude_mem.shared_projects (team, project) VALUES ($1, $2)
+      ON CONFLICT DO NOTHING`, [team, project]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async unshare(team: string, project: string): Promise<boolean> {
+    const r = await this.client.query('DELETE FROM claude_mem.shared_projects WHERE member = current_user AND team = $1 AND project = $2', [team, project]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async sharedProjects(): Promise<{ member: string; team: string; project: string }[]> {
+    const r = await this.client.query<{ member: string; team: string; project: string }>(
+      'SELECT member, team, project FROM claude_mem.shared_projects ORDER BY team, project, member');
+    return r.rows;
+  }
+
+  /** Everything this member has on the server (sync remove --purge-remote). */
+  async purgeOwn(): Promise<{ events: number; devices: number }> {
+    await this.client.query('BEGIN');
+    try {
+      const e = await this.client.query('DELETE FROM claude_mem.events WHERE member = current_user');
+      await this.client.query('DELETE FROM claude_mem.shared_projects WHERE member = current_user');
+      const d = await this.client.query('DELETE FROM claude_mem.devices WHERE member = current_user');
+      await this.client.query('COMMIT');
+      return { events: e.rowCount ?? 0, devices: d.rowCount ?? 0 };
+    } catch (err) {
+      await this.client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  }
+}
