@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SqliteStore } from '../store/sqlite-store.js';
-import { cursorText, parseCursor, type Remote } from './remote.js';
+import { cursorText, parseCursor, START_CURSOR, type Remote } from './remote.js';
 
 export type SyncStore = Pick<SqliteStore, 'syncOutbox' | 'syncPending' | 'applyReplica' | 'getSyncState' | 'setSyncState' | 'syncDevices'>;
 
@@ -51,18 +51,48 @@ export async function pushAll(store: SyncStore, remote: Remote, device: string):
   return totals;
 }
 
+function add(totals: PullTotals, pulled: number, r: { stored: number; duplicates: number; skipped: number }): void {
+  totals.pulled += pulled;
+  totals.stored += r.stored;
+  totals.duplicates += r.duplicates;
+  totals.skipped += r.skipped;
+}
+
+/**
+ * A project a teammate shares from now on has a history the pull cursor already passed while it
+ * was hidden from this member: take it once, then remember the share as seen. A share withdrawn
+ * is forgotten, so sharing again brings what was written in between.
+ */
+async function takeNewShares(store: SyncStore, remote: Remote, device: string, totals: PullTotals): Promise<void> {
+  const state = store.getSyncState();
+  const seen = new Set<string>(JSON.parse(state.shares_seen ?? '[]') as string[]);
+  const visible = (await remote.sharedProjects()).filter((s) => s.member !== remote.member);
+  const current = [...new Set(visible.map((s) => `${s.member}\n${s.project}`))];
+  const upto = parseCursor(state.pull_cursor);
+  if (upto !== START_CURSOR) {
+    for (const key of current.filter((k) => !seen.has(k))) {
+      const [member, project] = key.split('\n');
+      for (let after = START_CURSOR; ;) {
+        const page = await remote.pullShared(device, member, project, upto, after, PULL_BATCH);
+        add(totals, page.events.length, store.applyReplica(page.events, page.devices, {}));
+        after = page.cursor;
+        if (page.done) break;
+      }
+    }
+  }
+  if (current.length !== seen.size || current.some((k) => !seen.has(k))) store.setSyncState({ shares_seen: JSON.stringify(current) });
+}
+
 export async function pullAll(store: SyncStore, remote: Remote, device: string, deadline = Infinity): Promise<PullTotals> {
   const totals: PullTotals = { pulled: 0, stored: 0, duplicates: 0, skipped: 0, partial: false };
+  await takeNewShares(store, remote, device, totals);
   for (;;) {
     const cursor = parseCursor(store.getSyncState().pull_cursor);
     const page = await remote.pull(device, cursor, PULL_BATCH);
     const r = store.applyReplica(page.events, page.devices, {
       pull_cursor: cursorText(page.cursor), last_pull_at: new Date().toISOString(),
     });
-    totals.pulled += page.events.length;
-    totals.stored += r.stored;
-    totals.duplicates += r.duplicates;
-    totals.skipped += r.skipped;
+    add(totals, page.events.length, r);
     if (page.done) break;
     if (Date.now() >= deadline) {
       totals.partial = true;

@@ -38,6 +38,22 @@ export interface PushResult {
   stored: number;
 }
 
+interface EventRow {
+  seq: string;
+  txid: string;
+  member: string;
+  device_id: string;
+  project: string;
+  idem_key: string;
+  host: string;
+  kind: string;
+  payload: string;
+  dropped: string | null;
+  at: string;
+}
+
+const EVENT_COLUMNS = 'seq, txid::text AS txid, member, device_id, project, idem_key, host, kind, payload, dropped, at';
+
 const CONNECT_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 60_000;
 
@@ -106,41 +122,28 @@ export class Remote {
     await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
       const h = await this.client.query<{ horizon: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon');
-      const rows = await this.client.query<{
-        seq: string; txid: string; member: string; device_id: string; project: string; idem_key: string;
-        host: string; kind: string; payload: string; dropped: string | null; at: string;
-      }>(`SELECT seq, txid::text AS txid, member, device_id, project, idem_key, host, kind, payload, dropped, at
-        FROM claude_mem.events
+      const rows = await this.client.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM claude_mem.events
         WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < $3::xid8 AND device_id <> $4::uuid
         ORDER BY txid, seq LIMIT $5`, [cursor.txid, cursor.seq, h.rows[0]!.horizon, deviceId, limit]);
-      const ids = [...new Set(rows.rows.map((r) => r.device_id))];
-      const devices = ids.length
-        ? (await this.client.query<SyncDevice>(`SELECT device_id AS "deviceId", name, member FROM claude_mem.devices
-            WHERE device_id = ANY($1::uuid[])`, [ids])).rows
-        : [];
+      const page = await this.page(rows.rows, cursor, limit);
       await this.client.query('COMMIT');
-      const last = rows.rows[rows.rows.length - 1];
-      const known = new Set(devices.map((d) => d.deviceId));
-      // A device row the member may not see (an unshared teammate device): still name the member.
-      for (const r of rows.rows) {
-        if (!known.has(r.device_id)) {
-          devices.push({ deviceId: r.device_id, name: 'device', member: r.member });
-          known.add(r.device_id);
-        }
-      }
-      return {
-        events: rows.rows.map((r) => ({
-          idemKey: r.idem_key, origin: r.device_id, project: r.project, host: r.host, kind: r.kind, payload: r.payload,
-          dropped: r.dropped, at: r.at,
-        })),
-        devices,
-        cursor: last ? { txid: last.txid, seq: last.seq } : cursor,
-        done: rows.rows.length < limit,
-      };
+      return page;
     } catch (err) {
       await this.client.query('ROLLBACK').catch(() => {});
       throw err;
     }
+  }
+
+  /**
+   * Rows of one member's project up to `upto` (the pull cursor), after `after`: the history of a
+   * project a teammate just shared, which the cursor had passed while those rows were hidden.
+   */
+  async pullShared(deviceId: string, member: string, project: string, upto: PullCursor, after: PullCursor, limit: number): Promise<PullPage> {
+    const rows = await this.client.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM claude_mem.events
+      WHERE member = $1 AND project = $2 AND (txid, seq) <= ($3::xid8, $4::bigint) AND (txid, seq) > ($5::xid8, $6::bigint)
+        AND device_id <> $7::uuid
+      ORDER BY txid, seq LIMIT $8`, [member, project, upto.txid, upto.seq, after.txid, after.seq, deviceId, limit]);
+    return this.page(rows.rows, after, limit);
   }
 
   /** Rows after the cursor this device may pull (ready or not): how far behind it is. */
@@ -148,6 +151,33 @@ export class Remote {
     const r = await this.client.query<{ n: string }>(`SELECT count(*) AS n FROM claude_mem.events
       WHERE (txid, seq) > ($1::xid8, $2::bigint) AND device_id <> $3::uuid`, [cursor.txid, cursor.seq, deviceId]);
     return Number(r.rows[0]?.n ?? 0);
+  }
+
+  /** A page of rows, with the devices they came from. */
+  private async page(rows: EventRow[], from: PullCursor, limit: number): Promise<PullPage> {
+    const ids = [...new Set(rows.map((r) => r.device_id))];
+    const devices = ids.length
+      ? (await this.client.query<SyncDevice>(`SELECT device_id AS "deviceId", name, member FROM claude_mem.devices
+          WHERE device_id = ANY($1::uuid[])`, [ids])).rows
+      : [];
+    const known = new Set(devices.map((d) => d.deviceId));
+    // A device row the member may not see: still name the member it belongs to.
+    for (const r of rows) {
+      if (!known.has(r.device_id)) {
+        devices.push({ deviceId: r.device_id, name: 'device', member: r.member });
+        known.add(r.device_id);
+      }
+    }
+    const last = rows[rows.length - 1];
+    return {
+      events: rows.map((r) => ({
+        idemKey: r.idem_key, origin: r.device_id, project: r.project, host: r.host, kind: r.kind, payload: r.payload,
+        dropped: r.dropped, at: r.at,
+      })),
+      devices,
+      cursor: last ? { txid: last.txid, seq: last.seq } : from,
+      done: rows.length < limit,
+    };
   }
 
   async share(team: string, project: string): Promise<boolean> {
