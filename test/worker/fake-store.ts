@@ -77,6 +77,31 @@ export class FakeStore implements MemoryStore {
   context(q: { project?: string }) {
     return { project: q.project ?? 'p', text: '', observationIds: [], summaryId: null, approxTokens: 0 };
   }
+  // Forget, pins and tombstones are tested against the real store (test/store/forget.test.ts).
+  forget(): never {
+    throw new Error('forget is not part of the fake store');
+  }
+  purge(): never {
+    throw new Error('purge is not part of the fake store');
+  }
+  pin(): never {
+    throw new Error('pins are not part of the fake store');
+  }
+  unpin(): boolean {
+    return false;
+  }
+  listPins() {
+    return [];
+  }
+  listTombstones() {
+    return [];
+  }
+  importRecords(): never {
+    throw new Error('import is not part of the fake store');
+  }
+  applyTombstones(): number {
+    return 0;
+  }
   claimContext() {
     return true;
   }

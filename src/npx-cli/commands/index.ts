@@ -8,6 +8,7 @@ import { register as mcp } from './mcp.js';
 import { register as transcript } from './transcript.js';
 import { register as doctor } from './doctor.js';
 import { register as sync } from './sync.js';
+import { register as memory } from './memory.js';
 
 export const commands: ReadonlyArray<(program: Command) => void> = [
   install,
@@ -18,4 +19,5 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   transcript,
   doctor,
   sync,
+  memory,
 ];

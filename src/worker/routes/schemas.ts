@@ -117,6 +117,51 @@ export const MemoryBody = z.object({
   files: z.array(z.string()).max(1000).optional(),
 });
 
+const idList = z.array(z.number().int().positive()).max(100_000).optional();
+
+export const ForgetBody = z.object({
+  observationIds: idList,
+  promptIds: idList,
+  assistantIds: idList,
+  summaryIds: idList,
+  sessions: z.array(z.object({ hostSessionId: z.string().min(1), host: hostParam.optional() })).max(1000).optional(),
+  query: z.object({
+    q: z.string().min(1).max(2000),
+    project: optStr,
+    host: hostParam.optional(),
+    type: z.enum(OBS_TYPES).optional(),
+    since: dateParam.optional(),
+    until: dateParam.optional(),
+    file: optStr,
+  }).optional(),
+  dryRun: z.boolean().default(false),
+  /** After forgetting: rewrite the database file (VACUUM, WAL truncated). */
+  purge: z.boolean().default(false),
+}).refine((b) => !!(b.observationIds?.length || b.promptIds?.length || b.assistantIds?.length || b.summaryIds?.length ||
+  b.sessions?.length || b.query), 'name what to forget: observationIds, promptIds, assistantIds, summaryIds, sessions or query');
+
+export const PinBody = z.object({ observationId: z.number().int().positive() });
+
+export const PinsQuery = z.object({ project: optStr });
+
+export const TombstonesQuery = z.object({
+  since: dateParam.optional(),
+  after: optStr,
+  limit: intParam(1, 100_000).optional(),
+});
+
+export const TombstonesBody = z.object({
+  tombstones: z.array(z.object({
+    key: z.string().min(1).max(4096),
+    project: z.string().nullable().optional(),
+    createdAt: optStr,
+  })).min(1).max(100_000),
+});
+
+export const ImportBody = z.object({
+  records: z.array(z.looseObject({ type: z.string() })).min(1).max(20_000),
+});
+
 /** URLSearchParams → plain object; empty values count as absent. */
 export function queryObject(q: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};

@@ -4,6 +4,7 @@
  * one line each, bounded by a token budget (about 4 characters a token). The asking session is
  * left out, since it cannot learn anything from its own first seconds.
  */
+import { MAX_PINNED_IN_CONTEXT } from './pins.js';
 import { parseList } from './rows.js';
 import type { StatementCache } from './statements.js';
 import type { ContextQuery, ContextResult } from './types.js';
@@ -95,13 +96,18 @@ export function buildContext(stmts: StatementCache, q: ContextInput): ContextRes
         ORDER BY o.created_at DESC, o.id DESC LIMIT ?`).all(q.project, ex, limit) as
         { id: number; title: string; created_at: string }[])
     : [];
-  if (!sessions.length && !recent.length) return empty;
+  const pinned = pinnedObservations(stmts, q.project);
+  if (!sessions.length && !recent.length && !pinned.length) return empty;
 
   const header = `# claude-mem: memory of ${q.project}\n`;
   const hint = (ids: number[]) =>
     ids.length ? `\nFor details call mem_get_observations with these ids (e.g. [${ids.slice(0, 3).join(', ')}]); mem_search finds more.\n` : '';
   let budget = maxChars - header.length - hint(recent.slice(0, 3).map((o) => o.id)).length;
   if (budget <= 0) return empty;
+  // Pinned first and always: the user asked for them. They take what they need of the budget.
+  const pins = pinnedBlock(pinned, budget);
+  budget -= pins.text.length;
+  const shownPinned = new Set(pins.ids);
 
   let sessionText = '';
   const summaryIds: number[] = [];
@@ -126,25 +132,52 @@ export function buildContext(stmts: StatementCache, q: ContextInput): ContextRes
   const recentTitle = '\n## Recent\n';
   budget -= recentTitle.length;
   for (const o of recent) {
+    if (shownPinned.has(o.id)) continue;
     const line = `#${o.id} ${minute(o.created_at)} ${clip(oneLine(o.title), 160)}\n`;
     if (line.length > budget) break;
     budget -= line.length;
     lines.push(line);
     ids.push(o.id);
   }
-  if (!sessionText && !lines.length) return empty;
+  if (!sessionText && !lines.length && !pins.text) return empty;
 
   // Oldest first reads as a story; the newest sit next to the hint.
-  const text = header + sessionText + (lines.length ? recentTitle + lines.reverse().join('') : '') + hint([...ids]);
+  const text = header + pins.text + sessionText + (lines.length ? recentTitle + lines.reverse().join('') : '') + hint([...ids]);
   const bounded = clip(text, maxChars);
   return {
     project: q.project,
     text: bounded,
-    observationIds: ids,
+    observationIds: [...pins.ids, ...ids],
     summaryId: summaryIds[0] ?? null,
     summaryIds,
     sessionIds,
     kind: 'project',
     approxTokens: Math.ceil(bounded.length / CHARS_PER_TOKEN),
   };
+}
+
+interface PinnedObservation {
+  id: number;
+  title: string;
+  narrative: string;
+  created_at: string;
+}
+
+function pinnedObservations(stmts: StatementCache, project: string): PinnedObservation[] {
+  return stmts.get(`SELECT o.id, o.title, o.narrative, o.created_at FROM pins p JOIN observations o ON o.id = p.observation_id
+    WHERE p.project = ? ORDER BY p.pinned_at, p.observation_id LIMIT ${MAX_PINNED_IN_CONTEXT}`).all(project) as PinnedObservation[];
+}
+
+/** Each pinned observation with a line of its text; when the budget is short, titles only. */
+function pinnedBlock(pinned: PinnedObservation[], budget: number): { text: string; ids: number[] } {
+  if (!pinned.length) return { text: '', ids: [] };
+  const title = '\n## Pinned\n';
+  const full = (o: PinnedObservation) => {
+    const more = oneLine(o.narrative);
+    return `#${o.id} ${clip(oneLine(o.title), 160)}${more && more !== oneLine(o.title) ? ` — ${clip(more, 300)}` : ''}\n`;
+  };
+  const short = (o: PinnedObservation) => `#${o.id} ${clip(oneLine(o.title), 120)}\n`;
+  let lines = pinned.map(full);
+  if (title.length + lines.join('').length > budget) lines = pinned.map(short);
+  return { text: title + lines.join(''), ids: pinned.map((o) => o.id) };
 }

@@ -16,6 +16,7 @@ import { observationTags, rowTags } from './tags.js';
 import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
 import type { IngestResult, ReplicaEvent, ReplicaResult, SaveMemoryInput } from './types.js';
 import { kindKey } from './traffic.js';
+import { eventTombstone, sessionTombstone } from './memory-keys.js';
 import { validateEvent } from './validate.js';
 
 export interface IngestDeps {
@@ -161,6 +162,11 @@ function prepareStatements(db: Database.Database) {
     digestObs: p(`SELECT * FROM (SELECT id, type, title, subtitle, narrative, facts, files_read, files_modified, concepts,
         tool_name, tool_use_id FROM observations WHERE session_id = ? ORDER BY created_at DESC, id DESC
       LIMIT ${DIGEST_OBSERVATIONS}) ORDER BY id`),
+    anyTombstone: p('SELECT 1 FROM tombstones LIMIT 1'),
+    tombstone: p('SELECT 1 FROM tombstones WHERE key = ?'),
+    summaryOf: p(`SELECT s.host, s.project, s.last_assistant_message AS lastAssistant, s.end_reason AS endReason, m.created_at AS at
+      FROM sessions s JOIN summaries m ON m.session_id = s.id WHERE s.id = ?`),
+    deleteSummary: p('DELETE FROM summaries WHERE session_id = ?'),
     upsertSummary: p(`INSERT INTO summaries (session_id, host, project, request, files_read, files_modified, commands, outcome, text, tags, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (session_id) DO UPDATE SET request = excluded.request, files_read = excluded.files_read,
@@ -190,6 +196,8 @@ export class Ingestor {
   private eventIndex = 0;
   /** Set while a pulled event is stored: its key, payload and project come with it (sync). */
   private replica: ReplicaEvent | null = null;
+  /** Whether any tombstone exists (read per batch): most databases have none to look up. */
+  private tombstones = false;
 
   constructor(
     private readonly db: Database.Database,
@@ -217,6 +225,7 @@ export class Ingestor {
     this.queue.clear();
     this.queueing = !isolated;
     this.halves.startBatch(events);
+    this.tombstones = this.s.anyTombstone.get() !== undefined;
     const receivedAt = this.deps.now().toISOString();
     events.forEach((raw, index) => {
       this.eventIndex = index;
@@ -258,6 +267,10 @@ export class Ingestor {
   /** Returns true when the event was new, false for a duplicate. */
   private one(raw: CaptureEvent, at: string, receivedAt: string): boolean {
     const replica = this.replica;
+    // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
+    const key = replica?.idemKey ?? eventKey(raw);
+    // Forgotten (forget.ts): counted as already stored, and nothing of it is written again.
+    if (this.tombstones && this.forgotten(raw, key)) return false;
     // A pulled event went through privacy on the device that captured it: it is stored as it came.
     const clean = replica ? (replica.dropped ? null : raw) : this.deps.sanitize(raw);
     const { own: session, privateTurn, parentPrivate } = this.resolveSession(raw, at);
@@ -275,8 +288,6 @@ export class Ingestor {
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
     const payload = replica?.payload ?? JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
     const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
-    // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
-    const key = replica?.idemKey ?? eventKey(raw);
     const ins = this.s.insertEvent.run(
       key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt, replica?.origin ?? null);
     if (ins.changes === 0) return false;
@@ -308,6 +319,14 @@ export class Ingestor {
         if (OBSERVED_KINDS.has(stored.kind)) this.addObservation(stored, session, eventId, at, toolUseId, sibling);
     }
     return true;
+  }
+
+  /** True when the event, or a session it belongs to, was forgotten. */
+  private forgotten(e: CaptureEvent, key: string): boolean {
+    const named = (k: string): boolean => this.s.tombstone.get(k) !== undefined;
+    if (named(eventTombstone(key)) || named(sessionTombstone(e.host, e.sessionId))) return true;
+    if (e.parentSessionId && named(sessionTombstone(e.host, e.parentSessionId))) return true;
+    return !!e.agentId && named(sessionTombstone(e.host, subagentSessionId(e.sessionId, e.agentId)));
   }
 
   /** The session row for an event (created on any first event), linked to its parent for subagents. */
@@ -492,6 +511,7 @@ export class Ingestor {
     this.sessions.clear();
     this.queue.clear();
     this.queueing = false;
+    this.tombstones = this.s.anyTombstone.get() !== undefined;
     const parsed = entries.map((r) => ({ r, raw: parseReplica(r) }));
     this.halves.startBatch(parsed.map((p) => p.raw).filter((x) => x !== null));
     const receivedAt = this.deps.now().toISOString();
@@ -522,6 +542,7 @@ export class Ingestor {
     this.replicaTxn ??= this.db.transaction((e: CaptureEvent & { memory?: MemoryNote }, t: string, rec: string) => {
       if (!e.memory) return this.one(e, t, rec);
       const r = this.replica!;
+      if (this.tombstones && this.forgotten(e, r.idemKey)) return false;
       const session = this.session(e.host, e.sessionId, { cwd: e.cwd ?? '', parentId: null, sub: 0, agentId: null, at: t, probe: 0 });
       const ins = this.s.insertEvent.run(r.idemKey, session.id, e.host, 'observation', r.payload, null, 0, t, rec, r.origin);
       if (ins.changes === 0) return false;
@@ -540,6 +561,22 @@ export class Ingestor {
 
   /** Writes (or replaces) the session's one summary from what it holds so far. */
   private summarizeSession(e: CaptureEvent, session: SessionDbState, at: string, ended: SessionEndState): void {
+    this.writeSummary(e.host, session, at, ended);
+  }
+
+  /**
+   * Writes a session's summary again from the rows it still holds (after a forget), keeping its
+   * time; removes it when nothing is left. Must run inside a transaction.
+   */
+  resummarize(sessionId: number): 'rewritten' | 'removed' | 'none' {
+    const r = this.s.summaryOf.get(sessionId) as (SessionEndState & { host: HostId; project: string; at: string }) | undefined;
+    if (!r) return 'none';
+    if (this.writeSummary(r.host, { id: sessionId, project: r.project }, r.at, r)) return 'rewritten';
+    this.s.deleteSummary.run(sessionId);
+    return 'removed';
+  }
+
+  private writeSummary(host: HostId, session: { id: number; project: string }, at: string, ended: SessionEndState): boolean {
     this.queue.insertAll(); // the digest reads the session's observations
     const prompts = (this.s.digestPrompts.all(session.id) as { text: string }[]).map((r) => r.text);
     const observations = (this.s.digestObs.all(session.id) as Record<string, string | null>[]).map(
@@ -550,17 +587,18 @@ export class Ingestor {
       }),
     );
     const assistantMessages = (this.s.digestAssistant.all(session.id) as { text: string }[]).map((r) => r.text);
-    if (!prompts.length && !observations.length && !ended.lastAssistant && !assistantMessages.length) return;
+    if (!prompts.length && !observations.length && !ended.lastAssistant && !assistantMessages.length) return false;
     const digest: SessionDigest = {
-      host: e.host, project: session.project, prompts, observations, assistantMessages,
+      host, project: session.project, prompts, observations, assistantMessages,
       lastAssistantMessage: ended.lastAssistant ?? undefined, endReason: ended.endReason ?? undefined,
     };
     const s = this.deps.summarize(digest);
     // One summary per session: a second session_end replaces it.
     this.s.upsertSummary.run(
-      session.id, e.host, session.project, s.request ?? '', list(s.filesRead), list(s.filesModified), list(s.commands),
-      s.outcome ?? '', s.text ?? '', rowTags(e.host, session.project), at,
+      session.id, host, session.project, s.request ?? '', list(s.filesRead), list(s.filesModified), list(s.commands),
+      s.outcome ?? '', s.text ?? '', rowTags(host, session.project), at,
     );
+    return true;
   }
 }
 

@@ -269,6 +269,31 @@ ALTER TABLE sessions ADD COLUMN context_sent_at TEXT;
 `,
   },
   {
+    version: 4,
+    name: 'forgotten content stays forgotten; pinned observations',
+    up: `
+-- What was forgotten, by identity (memory-keys.ts): an event's idempotency key ('event:'), a
+-- session ('session:'), an observation ('obs:'). Ingest and import skip whatever a key names,
+-- so the spool, a transcript read again or an import cannot bring it back. No content is kept.
+CREATE TABLE tombstones (
+  key TEXT PRIMARY KEY,
+  kind TEXT NOT NULL, -- 'event' | 'session' | 'observation'
+  project TEXT,
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- Observations always given in their project's session-start context. obs_key is the
+-- observation's identity across machines (export, import, sync).
+CREATE TABLE pins (
+  observation_id INTEGER PRIMARY KEY REFERENCES observations(id) ON DELETE CASCADE,
+  obs_key TEXT NOT NULL UNIQUE,
+  project TEXT NOT NULL,
+  pinned_at TEXT NOT NULL
+);
+CREATE INDEX pins_project ON pins(project, pinned_at);
+`,
+  },
+  {
     version: 6,
     name: 'sync: rows remember the device they came from; sync cursors',
     up: `

@@ -2,7 +2,7 @@
  * The SQLite implementation of MemoryStore (better-sqlite3, WAL). One connection per process;
  * readers in other processes (MCP server, CLI search) open the same file read-only.
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CaptureEvent } from '../../shared/capture-event.js';
@@ -30,9 +30,15 @@ import { Timeline } from './timeline.js';
 import {
   countOutbox, pulledCounts, readOutbox, readSyncState, rememberDevices, writeSyncState, type OutboxEvent, type SyncDevice,
 } from './sync-rows.js';
+import { Forgetter, purgeDatabase } from './forget.js';
+import type { ForgetTarget } from './forget-plan.js';
+import { Pins } from './pins.js';
+import { exportJsonl, exportMarkdown, type ExportFilter } from './export.js';
+import { Importer, type ImportResult } from './import.js';
 import type {
-  ContextQuery, ContextResult, DeadLetter, IngestResult, MemoryStore, Observation, PromptRow, ReplicaEvent, ReplicaResult, SaveMemoryInput,
-  SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TranscriptCheckpoint,
+  ContextQuery, ContextResult, DeadLetter, ForgetResult, IngestResult, MemoryStore, Observation, PinnedObservation, PromptRow,
+  PurgeResult, ReplicaEvent, ReplicaResult, SaveMemoryInput, SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem,
+  TimelineQuery, TombstoneRow, TranscriptCheckpoint,
 } from './types.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
@@ -81,6 +87,8 @@ export class SqliteStore implements MemoryStore {
   private readonly searcher: Searcher;
   private readonly timelineReader: Timeline;
   private readonly contextGiven: ContextGiven;
+  private readonly pins: Pins;
+  private forgetter?: Forgetter;
   private readonly indexer: FtsIndexer | null;
   private indexTimer: NodeJS.Timeout | null = null;
   private written = 0; // events stored since the last index flush (an estimate: cheap to keep)
@@ -138,6 +146,78 @@ export class SqliteStore implements MemoryStore {
     this.searcher = new Searcher(this.stmts, this.deps.now);
     this.timelineReader = new Timeline(this.stmts);
     this.contextGiven = new ContextGiven(this.stmts, this.deps.now);
+    this.pins = new Pins(this.stmts, this.deps.now);
+  }
+
+  private get forgetting(): Forgetter {
+    this.forgetter ??= new Forgetter(this.db, this.stmts, {
+      resummarize: (id) => this.ingestion.resummarize(id),
+      afterDelete: () => this.indexer?.afterDelete(),
+      now: this.deps.now,
+    });
+    return this.forgetter;
+  }
+
+  forget(target: ForgetTarget, opts: { dryRun?: boolean } = {}): ForgetResult {
+    if (!target || typeof target !== 'object') throw new StoreError('invalid_input', 'a forget target is required');
+    // A query must see every row, the ones still waiting for the index included.
+    if (target.query && this.indexer) this.db.transaction(() => this.indexer!.flush()).immediate();
+    return this.forgetting.forget(target, opts.dryRun === true);
+  }
+
+  purge(): PurgeResult {
+    this.flushSearchIndex();
+    const size = (p: string): number => {
+      try {
+        return statSync(p).size;
+      } catch {
+        return 0;
+      }
+    };
+    return purgeDatabase(this.db, () => ({ db: size(this.path), wal: size(`${this.path}-wal`) }));
+  }
+
+  pin(observationId: number): PinnedObservation {
+    const pin = this.db.transaction(() => this.pins.pin(observationId)).immediate();
+    return { ...pin, observation: this.getObservations([observationId])[0] };
+  }
+
+  unpin(observationId: number): boolean {
+    return this.pins.unpin(observationId);
+  }
+
+  listPins(project?: string): PinnedObservation[] {
+    const pins = this.pins.list(project || undefined);
+    const byId = new Map<number, Observation>();
+    for (let i = 0; i < pins.length; i += MAX_IDS) {
+      for (const o of this.getObservations(pins.slice(i, i + MAX_IDS).map((p) => p.observationId))) byId.set(o.id, o);
+    }
+    return pins.flatMap((p) => (byId.has(p.observationId) ? [{ ...p, observation: byId.get(p.observationId)! }] : []));
+  }
+
+  listTombstones(opts: { since?: string; limit?: number; afterKey?: string } = {}): TombstoneRow[] {
+    const limit = Math.min(Math.max(Math.trunc(opts.limit ?? 1000), 1), 100_000);
+    return this.stmts.get(`SELECT key, kind, project, created_at AS createdAt FROM tombstones
+      WHERE (@since IS NULL OR created_at > @since) AND (@after IS NULL OR key > @after)
+      ORDER BY key LIMIT @limit`).all({ since: opts.since ?? null, after: opts.afterKey ?? null, limit }) as TombstoneRow[];
+  }
+
+  /** Imports records of an export (import.ts) in one transaction. */
+  importRecords(records: readonly unknown[]): ImportResult {
+    if (!Array.isArray(records)) throw new StoreError('invalid_input', 'records must be an array');
+    const result = new Importer(this.db, this.stmts, this.forgetting, this.deps.now).importRecords(records);
+    this.scheduleIndexing();
+    return result;
+  }
+
+  /** An export's lines (export.ts), read as they are handed out. */
+  exportLines(filter: ExportFilter, format: 'jsonl' | 'markdown'): Generator<string> {
+    return format === 'markdown' ? exportMarkdown(this.db, filter, this.deps.now()) : exportJsonl(this.db, filter, currentVersion(this.db), this.deps.now());
+  }
+
+  applyTombstones(rows: readonly { key: string; project?: string | null; createdAt?: string }[]): number {
+    if (!Array.isArray(rows)) throw new StoreError('invalid_input', 'tombstones must be an array');
+    return this.db.transaction(() => this.forgetting.applyTombstones(rows)).immediate();
   }
 
   private get ingestion(): Ingestor {

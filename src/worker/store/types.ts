@@ -5,6 +5,30 @@
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { HostTraffic } from './traffic.js';
+import type { ForgetTarget } from './forget-plan.js';
+import type { ForgetResult, PurgeResult } from './forget.js';
+import type { PinRow } from './pins.js';
+import type { ImportResult } from './import.js';
+
+export type { ImportCounts, ImportResult } from './import.js';
+export type { ExportFilter } from './export.js';
+
+export type { ForgetQuery, ForgetTarget } from './forget-plan.js';
+export type { ForgetCounts, ForgetItem, ForgetResult, PurgeResult } from './forget.js';
+export type { PinRow } from './pins.js';
+
+/** A pin with the observation it holds. */
+export interface PinnedObservation extends PinRow {
+  observation: Observation;
+}
+
+/** A tombstone: what was forgotten, by identity (memory-keys.ts); no content. */
+export interface TombstoneRow {
+  key: string;
+  kind: 'event' | 'session' | 'observation';
+  project: string | null;
+  createdAt: string;
+}
 
 export type ObservationType =
   | 'command' // shell commands
@@ -297,6 +321,27 @@ export interface MemoryStore {
   context(query: ContextQuery): ContextResult;
   /** True the first time memory is asked for a session, for hosts that take it once (then false). */
   claimContext(host: HostId, hostSessionId: string): boolean;
+
+  /**
+   * Forgets what the target names (rows, sessions, or a query's matches): gone from the tables,
+   * the search index, the summaries and the events, with tombstones so it never comes back.
+   * With dryRun, only says what would go.
+   */
+  forget(target: ForgetTarget, opts?: { dryRun?: boolean }): ForgetResult;
+  /** Rewrites the database file (index merge, VACUUM, WAL truncated): forgotten bytes are gone from disk. */
+  purge(): PurgeResult;
+  /** Pins an observation to its project's session-start context. Throws not_found. */
+  pin(observationId: number): PinnedObservation;
+  /** True when it was pinned. */
+  unpin(observationId: number): boolean;
+  /** Pins, oldest first; one project or all. */
+  listPins(project?: string): PinnedObservation[];
+  /** Tombstones, oldest first, created after `since` (ISO) when given. */
+  listTombstones(opts?: { since?: string; limit?: number; afterKey?: string }): TombstoneRow[];
+  /** Imports records of an export (import.ts): matched by identity, so nothing is added twice. */
+  importRecords(records: readonly unknown[]): ImportResult;
+  /** Records tombstones (from an import or another machine) and forgets what they name. Returns the new ones. */
+  applyTombstones(rows: readonly { key: string; project?: string | null; createdAt?: string }[]): number;
 
   /** Removes everything a doctor probe wrote (events with probe: true and what they derived). */
   deleteProbeData(hostSessionId: string): number;

@@ -1,0 +1,50 @@
+/**
+ * Pinned observations: always part of their project's session-start context (context.ts), until
+ * unpinned or forgotten (the pin goes with the observation).
+ */
+import { StoreError } from './errors.js';
+import { observationKey, OBS_IDENTITY_FROM, OBS_IDENTITY_SQL, type ObservationIdentity } from './memory-keys.js';
+import type { StatementCache } from './statements.js';
+
+export interface PinRow {
+  observationId: number;
+  /** The observation's identity across machines (memory-keys.ts). */
+  obsKey: string;
+  project: string;
+  pinnedAt: string;
+}
+
+/** Pinned observations in the context, at most. */
+export const MAX_PINNED_IN_CONTEXT = 20;
+
+export class Pins {
+  constructor(private readonly stmts: StatementCache, private readonly now: () => Date) {}
+
+  /** Pins an observation (again: keeps the first time). Throws not_found for an unknown id. */
+  pin(observationId: number, at = this.now().toISOString()): PinRow {
+    const o = this.stmts.get(`SELECT o.project, ${OBS_IDENTITY_SQL} FROM ${OBS_IDENTITY_FROM} WHERE o.id = ?`).get(observationId) as
+      | (ObservationIdentity & { project: string })
+      | undefined;
+    if (!o) throw new StoreError('not_found', `no observation #${observationId}`);
+    this.stmts.get('INSERT OR IGNORE INTO pins (observation_id, obs_key, project, pinned_at) VALUES (?, ?, ?, ?)')
+      .run(observationId, observationKey(o), o.project, at);
+    return this.get(observationId)!;
+  }
+
+  /** True when it was pinned. */
+  unpin(observationId: number): boolean {
+    return this.stmts.get('DELETE FROM pins WHERE observation_id = ?').run(observationId).changes > 0;
+  }
+
+  get(observationId: number): PinRow | undefined {
+    return this.stmts.get(`SELECT observation_id AS observationId, obs_key AS obsKey, project, pinned_at AS pinnedAt
+      FROM pins WHERE observation_id = ?`).get(observationId) as PinRow | undefined;
+  }
+
+  /** Oldest pin first; one project or all. */
+  list(project?: string): PinRow[] {
+    return this.stmts.get(`SELECT observation_id AS observationId, obs_key AS obsKey, project, pinned_at AS pinnedAt
+      FROM pins WHERE (@project IS NULL OR project = @project) ORDER BY pinned_at, observation_id`)
+      .all({ project: project ?? null }) as PinRow[];
+  }
+}
