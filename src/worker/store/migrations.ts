@@ -308,6 +308,8 @@ CREATE TABLE sync_devices (
 ) WITHOUT ROWID;
 -- This device's id, the push and pull cursors, the last error (sync/engine.ts).
 CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+-- 1 once the tombstone is on the sync database (pushed from here, or pulled from there).
+ALTER TABLE tombstones ADD COLUMN synced INTEGER NOT NULL DEFAULT 0;
 `,
   },
 ];

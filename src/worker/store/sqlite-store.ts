@@ -28,7 +28,8 @@ import { StatementCache } from './statements.js';
 import { databaseWriteProblems, describeWriteProblem } from './writable.js';
 import { Timeline } from './timeline.js';
 import {
-  countOutbox, pulledCounts, readOutbox, readSyncState, rememberDevices, writeSyncState, type OutboxEvent, type SyncDevice,
+  countOutbox, markTombstonesSynced, pulledCounts, readOutbox, readSyncState, rememberDevices, unsyncedTombstones, writeSyncState,
+  type OutboxEvent, type SyncDevice, type SyncTombstone,
 } from './sync-rows.js';
 import { Forgetter, purgeDatabase } from './forget.js';
 import type { ForgetTarget } from './forget-plan.js';
@@ -343,6 +344,25 @@ export class SqliteStore implements MemoryStore {
     this.written += result.stored;
     this.scheduleIndexing();
     return result;
+  }
+
+  /** Sync: tombstones forget wrote here that the sync database does not have yet. */
+  syncTombstonesOut(limit: number): SyncTombstone[] {
+    return unsyncedTombstones(this.stmts, limit);
+  }
+
+  markTombstonesSynced(keys: readonly string[]): void {
+    this.db.transaction(() => markTombstonesSynced(this.stmts, keys)).immediate();
+  }
+
+  /** Sync: tombstones from other devices forget what they name here; kept with the pull cursor. */
+  applyPulledTombstones(rows: readonly SyncTombstone[], state: Record<string, string | null>): number {
+    return this.db.transaction(() => {
+      const applied = rows.length ? this.forgetting.applyTombstones(rows) : 0;
+      markTombstonesSynced(this.stmts, rows.map((r) => r.key));
+      writeSyncState(this.stmts, state);
+      return applied;
+    }).immediate();
   }
 
   getSyncState(): Record<string, string> {

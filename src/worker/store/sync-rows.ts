@@ -23,6 +23,22 @@ export function readOutbox(stmts: StatementCache, afterId: number, limit: number
     WHERE e.id > ? AND e.origin IS NULL AND e.probe = 0 ORDER BY e.id LIMIT ?`).all(afterId, limit) as OutboxEvent[];
 }
 
+export interface SyncTombstone {
+  key: string;
+  project: string | null;
+  createdAt: string;
+}
+
+/** Tombstones written here (forget) and not on the sync database yet. */
+export function unsyncedTombstones(stmts: StatementCache, limit: number): SyncTombstone[] {
+  return stmts.get(`SELECT key, project, created_at AS createdAt FROM tombstones WHERE synced = 0 ORDER BY key LIMIT ?`).all(limit) as SyncTombstone[];
+}
+
+export function markTombstonesSynced(stmts: StatementCache, keys: readonly string[]): void {
+  const mark = stmts.get('UPDATE tombstones SET synced = 1 WHERE key = ?');
+  for (const k of keys) mark.run(k);
+}
+
 export function countOutbox(stmts: StatementCache, afterId: number): number {
   return (stmts.get('SELECT count(*) AS n FROM events WHERE id > ? AND origin IS NULL AND probe = 0').get(afterId) as { n: number }).n;
 }

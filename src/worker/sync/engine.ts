@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { SqliteStore } from '../store/sqlite-store.js';
 import { cursorText, parseCursor, START_CURSOR, type Remote } from './remote.js';
 
-export type SyncStore = Pick<SqliteStore, 'syncOutbox' | 'syncPending' | 'applyReplica' | 'getSyncState' | 'setSyncState' | 'syncDevices'>;
+export type SyncStore = Pick<SqliteStore, 'syncOutbox' | 'syncPending' | 'applyReplica' | 'getSyncState' | 'setSyncState' | 'syncDevices'
+  | 'syncTombstonesOut' | 'markTombstonesSynced' | 'applyPulledTombstones'>;
 
 export const PUSH_BATCH = 2000;
 export const PULL_BATCH = 2000;
@@ -16,6 +17,9 @@ export const PULL_BATCH = 2000;
 export interface PushTotals {
   pushed: number;
   stored: number;
+  /** Tombstones pushed, and the events of yours they removed from the server. */
+  tombstones?: number;
+  removed?: number;
 }
 
 export interface PullTotals {
@@ -25,6 +29,8 @@ export interface PullTotals {
   skipped: number;
   /** Stopped at the deadline with more to take. */
   partial: boolean;
+  /** Tombstones of other devices applied here. */
+  tombstones?: number;
 }
 
 /** This store's device id, made on first use: the rows it pushes carry it. */
@@ -36,8 +42,28 @@ export function deviceId(store: SyncStore): string {
   return made;
 }
 
+/** Forgets go first: the events they name are then refused by the server (remote.ts push). */
+async function pushTombstones(store: SyncStore, remote: Remote, device: string, totals: PushTotals): Promise<void> {
+  for (;;) {
+    const rows = store.syncTombstonesOut(PUSH_BATCH);
+    if (!rows.length) return;
+    totals.removed = (totals.removed ?? 0) + await remote.pushTombstones(device, rows);
+    totals.tombstones = (totals.tombstones ?? 0) + rows.length;
+    store.markTombstonesSynced(rows.map((r) => r.key));
+  }
+}
+
+async function pullTombstones(store: SyncStore, remote: Remote, device: string, totals: PullTotals): Promise<void> {
+  for (;;) {
+    const page = await remote.pullTombstones(device, parseCursor(store.getSyncState().tomb_cursor), PULL_BATCH);
+    totals.tombstones = (totals.tombstones ?? 0) + store.applyPulledTombstones(page.rows, { tomb_cursor: cursorText(page.cursor) });
+    if (page.done) return;
+  }
+}
+
 export async function pushAll(store: SyncStore, remote: Remote, device: string): Promise<PushTotals> {
   const totals: PushTotals = { pushed: 0, stored: 0 };
+  await pushTombstones(store, remote, device, totals);
   for (;;) {
     const after = Number(store.getSyncState().push_after ?? 0);
     const batch = store.syncOutbox(after, PUSH_BATCH);
@@ -85,6 +111,8 @@ async function takeNewShares(store: SyncStore, remote: Remote, device: string, t
 
 export async function pullAll(store: SyncStore, remote: Remote, device: string, deadline = Infinity): Promise<PullTotals> {
   const totals: PullTotals = { pulled: 0, stored: 0, duplicates: 0, skipped: 0, partial: false };
+  // Tombstones first: the events they name are then refused as they are pulled.
+  await pullTombstones(store, remote, device, totals);
   await takeNewShares(store, remote, device, totals);
   for (;;) {
     const cursor = parseCursor(store.getSyncState().pull_cursor);

@@ -100,6 +100,35 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON claude_mem.devices TO PUBLIC;
 GRANT SELECT, INSERT, DELETE ON claude_mem.shared_projects TO PUBLIC;
 `,
   },
+  {
+    version: 2,
+    name: 'tombstones: what a member forgot, in commit order',
+    up: `
+-- A forget on one device, for every other one: the key names an event, a session or an
+-- observation (src/worker/store/memory-keys.ts); no content is kept. Pushing one also deletes
+-- the member's events it names, and later pushes of them are refused (remote.ts).
+CREATE TABLE claude_mem.tombstones (
+  seq bigserial PRIMARY KEY,
+  txid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  member name NOT NULL DEFAULT current_user,
+  device_id uuid NOT NULL REFERENCES claude_mem.devices (device_id),
+  key text NOT NULL,
+  project text,
+  created_at text NOT NULL,
+  UNIQUE (member, key)
+);
+CREATE INDEX tombstones_commit_order ON claude_mem.tombstones (txid, seq);
+
+ALTER TABLE claude_mem.tombstones ENABLE ROW LEVEL SECURITY;
+ALTER TABLE claude_mem.tombstones FORCE ROW LEVEL SECURITY;
+CREATE POLICY tombstones_read ON claude_mem.tombstones FOR SELECT
+  USING (member = current_user OR (project IS NOT NULL AND claude_mem.shared_with_me(member, project)));
+CREATE POLICY tombstones_write ON claude_mem.tombstones FOR INSERT WITH CHECK (member = current_user);
+CREATE POLICY tombstones_delete ON claude_mem.tombstones FOR DELETE USING (member = current_user);
+GRANT SELECT, INSERT, DELETE ON claude_mem.tombstones TO PUBLIC;
+GRANT USAGE ON SEQUENCE claude_mem.tombstones_seq_seq TO PUBLIC;
+`,
+  },
 ];
 
 export const REMOTE_SCHEMA_VERSION = REMOTE_MIGRATIONS[REMOTE_MIGRATIONS.length - 1].version;

@@ -3,7 +3,7 @@
  * union by idempotency key), pull others' events in commit order, share and unshare projects.
  */
 import pg from 'pg';
-import type { OutboxEvent, SyncDevice } from '../store/sync-rows.js';
+import type { OutboxEvent, SyncDevice, SyncTombstone } from '../store/sync-rows.js';
 import type { ReplicaEvent } from '../store/types.js';
 import { migrateRemote, remoteVersion } from './remote-schema.js';
 
@@ -101,15 +101,75 @@ export class Remote {
       ON CONFLICT (device_id) DO UPDATE SET name = excluded.name, last_seen = now()`, [deviceId, name]);
   }
 
-  /** One batch in one transaction: all of it is on the server, or none. */
+  /**
+   * One batch in one statement: all of it is on the server, or none. An event this member's
+   * tombstones name (by its key or its session) is not taken: a device that was offline during
+   * the forget cannot bring it back.
+   */
   async push(deviceId: string, events: readonly OutboxEvent[]): Promise<PushResult> {
     if (!events.length) return { sent: 0, stored: 0 };
     const col = <K extends keyof OutboxEvent>(k: K) => events.map((e) => e[k]);
+    const forgot = await this.client.query('SELECT 1 FROM claude_mem.tombstones WHERE member = current_user LIMIT 1');
+    const notForgotten = forgot.rowCount ? `WHERE NOT EXISTS (SELECT 1 FROM claude_mem.tombstones t WHERE t.member = current_user
+        AND t.key IN ('event:' || u.idem_key, 'session:' || u.host || '|' || (u.payload::jsonb ->> 'sessionId'),
+          'session:' || u.host || '|' || (u.payload::jsonb ->> 'parentSessionId')))` : '';
     const r = await this.client.query(`INSERT INTO claude_mem.events (device_id, project, idem_key, host, kind, payload, dropped, at)
-      SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+      SELECT $1::uuid, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+        AS u (project, idem_key, host, kind, payload, dropped, at)
+      ${notForgotten}
       ON CONFLICT (member, idem_key) DO NOTHING`,
     [deviceId, col('project'), col('idemKey'), col('host'), col('kind'), col('payload'), col('dropped'), col('at')]);
     return { sent: events.length, stored: r.rowCount ?? 0 };
+  }
+
+  /**
+   * Tombstones of this device, and the deletion of this member's events they name, in one
+   * transaction. Returns how many events left the server.
+   */
+  async pushTombstones(deviceId: string, rows: readonly SyncTombstone[]): Promise<number> {
+    if (!rows.length) return 0;
+    const keys = rows.map((r) => r.key);
+    await this.client.query('BEGIN');
+    try {
+      await this.client.query(`INSERT INTO claude_mem.tombstones (device_id, key, project, created_at)
+        SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[]) ON CONFLICT (member, key) DO NOTHING`,
+      [deviceId, keys, rows.map((r) => r.project), rows.map((r) => r.createdAt)]);
+      const byKey = await this.client.query(`DELETE FROM claude_mem.events WHERE member = current_user
+        AND idem_key = ANY($1::text[])`, [keys.filter((k) => k.startsWith('event:')).map((k) => k.slice('event:'.length))]);
+      const sessions = keys.filter((k) => k.startsWith('session:'));
+      const bySession = sessions.length
+        ? await this.client.query(`DELETE FROM claude_mem.events WHERE member = current_user
+            AND ('session:' || host || '|' || (payload::jsonb ->> 'sessionId') = ANY($1::text[])
+              OR 'session:' || host || '|' || (payload::jsonb ->> 'parentSessionId') = ANY($1::text[]))`, [sessions])
+        : { rowCount: 0 };
+      await this.client.query('COMMIT');
+      return (byKey.rowCount ?? 0) + (bySession.rowCount ?? 0);
+    } catch (err) {
+      await this.client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  }
+
+  /** Tombstones of other devices after `cursor`, in commit order (the same rule as events). */
+  async pullTombstones(deviceId: string, cursor: PullCursor, limit: number): Promise<{ rows: SyncTombstone[]; cursor: PullCursor; done: boolean }> {
+    await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      const h = await this.client.query<{ horizon: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon');
+      const r = await this.client.query<{ seq: string; txid: string; key: string; project: string | null; created_at: string }>(
+        `SELECT seq, txid::text AS txid, key, project, created_at FROM claude_mem.tombstones
+        WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < $3::xid8 AND device_id <> $4::uuid
+        ORDER BY txid, seq LIMIT $5`, [cursor.txid, cursor.seq, h.rows[0]!.horizon, deviceId, limit]);
+      await this.client.query('COMMIT');
+      const last = r.rows[r.rows.length - 1];
+      return {
+        rows: r.rows.map((t) => ({ key: t.key, project: t.project, createdAt: t.created_at })),
+        cursor: last ? { txid: last.txid, seq: last.seq } : cursor,
+        done: r.rows.length < limit,
+      };
+    } catch (err) {
+      await this.client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
   }
 
   /**
@@ -202,6 +262,7 @@ export class Remote {
     await this.client.query('BEGIN');
     try {
       const e = await this.client.query('DELETE FROM claude_mem.events WHERE member = current_user');
+      await this.client.query('DELETE FROM claude_mem.tombstones WHERE member = current_user');
       await this.client.query('DELETE FROM claude_mem.shared_projects WHERE member = current_user');
       const d = await this.client.query('DELETE FROM claude_mem.devices WHERE member = current_user');
       await this.client.query('COMMIT');
