@@ -3,6 +3,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { describePostgres, usePostgres, type PgRole } from '../helpers/postgres.js';
 import { ensureBuilt } from '../hook-runtime/helpers.js';
+import { REMOTE_MIGRATIONS } from '../../src/worker/sync/remote-schema.js';
 import { captureSession, cleanupDevices, cli, cliJson, count, memorySets, newDevice, PROJECT, type Device } from './helpers.js';
 
 describePostgres('sync between one developer\'s machines', () => {
@@ -23,7 +24,7 @@ describePostgres('sync between one developer\'s machines', () => {
     await captureSession(devs[1], 'sess-desktop-1', 3);
 
     const first = cliJson<{ schemaApplied: number[]; member: string; round: { push: { pushed: number } } }>(devs[0], ['sync', 'setup', url, '--device', 'laptop']);
-    expect(first.schemaApplied).toEqual([1]);
+    expect(first.schemaApplied).toEqual(REMOTE_MIGRATIONS.map((m) => m.version));
     expect(first.member).toBe('alice');
     expect(first.round.push.pushed).toBe(count(devs[0], 'SELECT count(*) FROM events WHERE probe = 0'));
     const second = cliJson<{ schemaApplied: number[] }>(devs[1], ['sync', 'setup', url, '--device', 'desktop']);
