@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { describePostgres, usePostgres } from '../helpers/postgres.js';
 import { ensureBuilt, waitFor } from '../hook-runtime/helpers.js';
-import { captureSession, cleanupDevices, cliJson, count, memorySets, newDevice, type Device } from './helpers.js';
+import { captureSession, cleanupDevices, cli, cliJson, count, memorySets, newDevice, type Device } from './helpers.js';
+
+/** doctor's sync checks, by id. */
+function doctorSync(d: Device): Record<string, { status: string; evidence: string }> {
+  const r = cli(d, ['doctor', '--json']);
+  const report = JSON.parse(r.stdout) as { checks: { id: string; area: string; status: string; evidence: string }[] };
+  return Object.fromEntries(report.checks.filter((c) => c.area === 'sync').map((c) => [c.id, c]));
+}
 
 interface Status {
   pending: number;
@@ -55,6 +62,9 @@ describePostgres('the worker syncs on its own', () => {
     }, 30_000, 500);
     expect(down.lastError).toMatch(/ECONNREFUSED|connect|terminat|shut/i);
     expect(down.failures).toBeGreaterThan(0);
+    const sick = doctorSync(a);
+    expect(sick['sync.connection']?.status).toBe('fail');
+    expect(sick['sync.last-error']?.status).toBe('warn');
 
     await pg().start();
     await waitFor(() => has(b, 'sess-offline'), 90_000, 250);
@@ -63,5 +73,12 @@ describePostgres('the worker syncs on its own', () => {
     expect(s.lastError).toBeNull();
     await waitFor(() => has(a, 'sess-b-first'), 30_000, 250);
     expect(memorySets(b)).toEqual(memorySets(a));
+    const well = doctorSync(a);
+    expect(well['sync.connection']).toMatchObject({ status: 'ok' });
+    expect(well['sync.connection']!.evidence).toContain('signed in as alice');
+    expect(well['sync.schema']).toMatchObject({ status: 'ok' });
+    expect(well['sync.lag']).toMatchObject({ status: 'ok' });
+    expect(well['sync.lag']!.evidence).toMatch(/^0 event\(s\) to push/);
+    expect(well['sync.last-error']).toMatchObject({ status: 'ok' });
   }, 240_000);
 });

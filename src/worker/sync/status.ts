@@ -12,6 +12,8 @@ export interface SyncStatus {
   device: { id: string | null; name: string | null };
   /** Local events not pushed yet. */
   pending: number;
+  /** Where pulling stands on the server (transaction id:sequence). */
+  pullCursor: string | null;
   lastPushAt: string | null;
   lastPullAt: string | null;
   lastOkAt: string | null;
@@ -41,6 +43,7 @@ export function syncStatus(paths: DataPaths, store: SyncStore | undefined, backo
     team: config?.team ?? null,
     device: { id: state.device_id ?? null, name: config?.deviceName ?? null },
     pending: store ? store.syncPending(Number(state.push_after ?? 0)) : 0,
+    pullCursor: state.pull_cursor ?? null,
     lastPushAt: state.last_push_at ?? null,
     lastPullAt: state.last_pull_at ?? null,
     lastOkAt: state.last_ok_at ?? null,
