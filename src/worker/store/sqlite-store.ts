@@ -28,6 +28,7 @@ import { StatementCache } from './statements.js';
 import { databaseWriteProblems, describeWriteProblem } from './writable.js';
 import { Timeline } from './timeline.js';
 import {
+  applyPinVersions, markPinsSynced, unsyncedPins, type PinVersion,
   countOutbox, markTombstonesSynced, pulledCounts, readOutbox, readSyncState, rememberDevices, unsyncedTombstones, writeSyncState,
   type OutboxEvent, type SyncDevice, type SyncTombstone,
 } from './sync-rows.js';
@@ -362,6 +363,24 @@ export class SqliteStore implements MemoryStore {
       markTombstonesSynced(this.stmts, rows.map((r) => r.key));
       writeSyncState(this.stmts, state);
       return applied;
+    }).immediate();
+  }
+
+  /** Sync: pins and unpins made here that the sync database does not have yet. */
+  syncPinsOut(limit: number): PinVersion[] {
+    return unsyncedPins(this.stmts, limit);
+  }
+
+  markPinsSynced(rows: readonly PinVersion[]): void {
+    this.db.transaction(() => markPinsSynced(this.stmts, rows)).immediate();
+  }
+
+  /** Sync: pin versions from other devices (the greatest clock wins), kept with the pin cursor. */
+  applyPulledPins(rows: readonly PinVersion[], state: Record<string, string | null>): number {
+    return this.db.transaction(() => {
+      const n = applyPinVersions(this.stmts, rows, this.deps.now().toISOString());
+      writeSyncState(this.stmts, state);
+      return n;
     }).immediate();
   }
 

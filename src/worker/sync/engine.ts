@@ -9,7 +9,7 @@ import type { SqliteStore } from '../store/sqlite-store.js';
 import { cursorText, parseCursor, START_CURSOR, type Remote } from './remote.js';
 
 export type SyncStore = Pick<SqliteStore, 'syncOutbox' | 'syncPending' | 'applyReplica' | 'getSyncState' | 'setSyncState' | 'syncDevices'
-  | 'syncTombstonesOut' | 'markTombstonesSynced' | 'applyPulledTombstones'>;
+  | 'syncTombstonesOut' | 'markTombstonesSynced' | 'applyPulledTombstones' | 'syncPinsOut' | 'markPinsSynced' | 'applyPulledPins'>;
 
 export const PUSH_BATCH = 2000;
 export const PULL_BATCH = 2000;
@@ -20,6 +20,8 @@ export interface PushTotals {
   /** Tombstones pushed, and the events of yours they removed from the server. */
   tombstones?: number;
   removed?: number;
+  /** Pin versions pushed. */
+  pins?: number;
 }
 
 export interface PullTotals {
@@ -31,6 +33,8 @@ export interface PullTotals {
   partial: boolean;
   /** Tombstones of other devices applied here. */
   tombstones?: number;
+  /** Pins and unpins of other devices that won here. */
+  pins?: number;
 }
 
 /** This store's device id, made on first use: the rows it pushes carry it. */
@@ -61,6 +65,25 @@ async function pullTombstones(store: SyncStore, remote: Remote, device: string, 
   }
 }
 
+async function pushPins(store: SyncStore, remote: Remote, device: string, totals: PushTotals): Promise<void> {
+  for (;;) {
+    const rows = store.syncPinsOut(PUSH_BATCH);
+    if (!rows.length) return;
+    await remote.pushPins(device, rows);
+    totals.pins = (totals.pins ?? 0) + rows.length;
+    store.markPinsSynced(rows);
+    if (rows.length < PUSH_BATCH) return;
+  }
+}
+
+async function pullPins(store: SyncStore, remote: Remote, device: string, totals: PullTotals): Promise<void> {
+  for (;;) {
+    const page = await remote.pullPins(device, parseCursor(store.getSyncState().pin_cursor), PULL_BATCH);
+    totals.pins = (totals.pins ?? 0) + store.applyPulledPins(page.rows, { pin_cursor: cursorText(page.cursor) });
+    if (page.done) return;
+  }
+}
+
 export async function pushAll(store: SyncStore, remote: Remote, device: string): Promise<PushTotals> {
   const totals: PushTotals = { pushed: 0, stored: 0 };
   await pushTombstones(store, remote, device, totals);
@@ -74,6 +97,7 @@ export async function pushAll(store: SyncStore, remote: Remote, device: string):
     store.setSyncState({ push_after: String(batch[batch.length - 1].id), last_push_at: new Date().toISOString() });
     if (batch.length < PUSH_BATCH) break;
   }
+  await pushPins(store, remote, device, totals);
   return totals;
 }
 
@@ -127,6 +151,8 @@ export async function pullAll(store: SyncStore, remote: Remote, device: string, 
       break;
     }
   }
+  // After the events: a pin names an observation that may have just arrived.
+  if (!totals.partial) await pullPins(store, remote, device, totals);
   return totals;
 }
 

@@ -129,6 +129,32 @@ GRANT SELECT, INSERT, DELETE ON claude_mem.tombstones TO PUBLIC;
 GRANT USAGE ON SEQUENCE claude_mem.tombstones_seq_seq TO PUBLIC;
 `,
   },
+  {
+    version: 3,
+    name: 'pins: each observation\'s last pin or unpin per member, by hybrid logical clock',
+    up: `
+-- One row per member and observation key: the pin state with the greatest clock (hlc) wins.
+-- A row that changes takes a new transaction id and sequence, so pulls see it again.
+CREATE TABLE claude_mem.pins (
+  member name NOT NULL DEFAULT current_user,
+  obs_key text NOT NULL,
+  project text NOT NULL,
+  pinned boolean NOT NULL,
+  hlc text NOT NULL,
+  device_id uuid NOT NULL REFERENCES claude_mem.devices (device_id),
+  txid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  seq bigserial NOT NULL,
+  PRIMARY KEY (member, obs_key)
+);
+CREATE INDEX pins_commit_order ON claude_mem.pins (txid, seq);
+ALTER TABLE claude_mem.pins ENABLE ROW LEVEL SECURITY;
+ALTER TABLE claude_mem.pins FORCE ROW LEVEL SECURITY;
+-- Pins are a member's own: they shape that member's context on every machine.
+CREATE POLICY pins_own ON claude_mem.pins USING (member = current_user) WITH CHECK (member = current_user);
+GRANT SELECT, INSERT, UPDATE, DELETE ON claude_mem.pins TO PUBLIC;
+GRANT USAGE ON SEQUENCE claude_mem.pins_seq_seq TO PUBLIC;
+`,
+  },
 ];
 
 export const REMOTE_SCHEMA_VERSION = REMOTE_MIGRATIONS[REMOTE_MIGRATIONS.length - 1].version;

@@ -3,7 +3,7 @@
  * union by idempotency key), pull others' events in commit order, share and unshare projects.
  */
 import pg from 'pg';
-import type { OutboxEvent, SyncDevice, SyncTombstone } from '../store/sync-rows.js';
+import type { OutboxEvent, PinVersion, SyncDevice, SyncTombstone } from '../store/sync-rows.js';
 import type { ReplicaEvent } from '../store/types.js';
 import { migrateRemote, remoteVersion } from './remote-schema.js';
 
@@ -150,6 +150,39 @@ export class Remote {
     }
   }
 
+  /** Pin versions: each replaces the server's only when its clock is greater (last writer wins). */
+  async pushPins(deviceId: string, rows: readonly PinVersion[]): Promise<number> {
+    if (!rows.length) return 0;
+    const r = await this.client.query(`INSERT INTO claude_mem.pins (device_id, obs_key, project, pinned, hlc)
+      SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::boolean[], $5::text[])
+      ON CONFLICT (member, obs_key) DO UPDATE SET project = excluded.project, pinned = excluded.pinned, hlc = excluded.hlc,
+        device_id = excluded.device_id, txid = pg_current_xact_id(), seq = nextval('claude_mem.pins_seq_seq')
+      WHERE excluded.hlc > claude_mem.pins.hlc`,
+    [deviceId, rows.map((p) => p.obsKey), rows.map((p) => p.project), rows.map((p) => p.pinned), rows.map((p) => p.hlc)]);
+    return r.rowCount ?? 0;
+  }
+
+  async pullPins(deviceId: string, cursor: PullCursor, limit: number): Promise<{ rows: PinVersion[]; cursor: PullCursor; done: boolean }> {
+    await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      const h = await this.client.query<{ horizon: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon');
+      const r = await this.client.query<{ seq: string; txid: string; obs_key: string; project: string; pinned: boolean; hlc: string }>(
+        `SELECT seq, txid::text AS txid, obs_key, project, pinned, hlc FROM claude_mem.pins
+        WHERE (txid, seq) > ($1::xid8, $2::bigint) AND txid < $3::xid8 AND device_id <> $4::uuid
+        ORDER BY txid, seq LIMIT $5`, [cursor.txid, cursor.seq, h.rows[0]!.horizon, deviceId, limit]);
+      await this.client.query('COMMIT');
+      const last = r.rows[r.rows.length - 1];
+      return {
+        rows: r.rows.map((p) => ({ obsKey: p.obs_key, project: p.project, pinned: p.pinned, hlc: p.hlc })),
+        cursor: last ? { txid: last.txid, seq: last.seq } : cursor,
+        done: r.rows.length < limit,
+      };
+    } catch (err) {
+      await this.client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  }
+
   /** Tombstones of other devices after `cursor`, in commit order (the same rule as events). */
   async pullTombstones(deviceId: string, cursor: PullCursor, limit: number): Promise<{ rows: SyncTombstone[]; cursor: PullCursor; done: boolean }> {
     await this.client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -263,6 +296,7 @@ export class Remote {
     try {
       const e = await this.client.query('DELETE FROM claude_mem.events WHERE member = current_user');
       await this.client.query('DELETE FROM claude_mem.tombstones WHERE member = current_user');
+      await this.client.query('DELETE FROM claude_mem.pins WHERE member = current_user');
       await this.client.query('DELETE FROM claude_mem.shared_projects WHERE member = current_user');
       const d = await this.client.query('DELETE FROM claude_mem.devices WHERE member = current_user');
       await this.client.query('COMMIT');
