@@ -5,7 +5,7 @@
  * a plain SQLite table; convergence time (push + pull); and the hook's latency while the worker
  * pulls, against the same hook with sync paused.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,8 +127,10 @@ export async function benchSync(n: number): Promise<SyncBenchFigures> {
     // The hook while the worker pulls, against the same hook with sync paused.
     mkdirSync(h.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(join(h.dataDir, 'settings.json'), JSON.stringify({ syncPullIntervalMs: 1000 }));
-    const setup = cli(h.env, ['sync', 'setup', url, '--device', 'hook-bench', '--json']);
-    if (setup.status !== 0) throw new Error(`sync setup failed: ${setup.stderr}`);
+    // The first round pulls every row pushed above: give it the time it takes.
+    const setup = spawnSync(process.execPath, [BIN, 'sync', 'setup', url, '--device', 'hook-bench', '--json'],
+      { env: h.env, encoding: 'utf8', timeout: 900_000 });
+    if (setup.status !== 0) throw new Error(`sync setup failed (${setup.status ?? setup.signal}): ${setup.stderr}`);
     cli(h.env, ['start']);
     cli(h.env, ['sync', 'pause']);
     const paused: number[] = [];
