@@ -2,7 +2,7 @@
 // real PostgreSQL: `sync now` makes their memories identical, nothing twice, every row counted.
 import { afterAll, expect, it } from 'vitest';
 import { describePostgres, usePostgres, type PgRole } from '../helpers/postgres.js';
-import { ensureBuilt } from '../hook-runtime/helpers.js';
+import { claudePayload, ensureBuilt, runHook } from '../hook-runtime/helpers.js';
 import { REMOTE_MIGRATIONS } from '../../src/worker/sync/remote-schema.js';
 import { captureSession, cleanupDevices, cli, cliJson, count, memorySets, newDevice, PROJECT, type Device } from './helpers.js';
 
@@ -80,5 +80,17 @@ describePostgres('sync between one developer\'s machines', () => {
     expect(s.devices.map((d) => d.name).sort()).toEqual(['desktop', 'server']);
     const human = cli(devs[0], ['sync', 'status']);
     expect(human.stdout).toContain('from desktop (alice)');
+  }, 60_000);
+
+  it('pulled sessions are searched and given as context like local ones, naming the machine they came from', async () => {
+    const found = cliJson<{ results: { hostSessionId: string; from: string | null }[] }>(devs[0], ['search', 'flaky build', '--all-projects']);
+    const fromDesktop = found.results.find((r) => r.hostSessionId === 'sess-desktop-1');
+    expect(fromDesktop?.from).toBe('desktop (alice)');
+    expect(found.results.find((r) => r.hostSessionId === 'sess-laptop-1')?.from).toBeNull();
+    expect(cli(devs[0], ['search', 'flaky build', '--all-projects']).stdout).toContain('from desktop (alice)');
+    const start = await runHook(devs[0].env, 'claude-code', 'SessionStart',
+      JSON.stringify(claudePayload('001-SessionStart.json', { session_id: 'sess-laptop-ctx', cwd: devs[0].repo })), devs[0].repo);
+    expect(start.code).toBe(0);
+    expect(start.stdout).toMatch(/## Session [^\n]*from (desktop|server) \(alice\)/);
   }, 60_000);
 });

@@ -186,6 +186,8 @@ export interface SearchResult {
   project: string;
   startedAt: string;
   endedAt: string | null;
+  /** The machine and member a pulled session came from ('desktop (alice)'); null when captured here. */
+  from?: string | null;
   summaryId: number | null;
   request: string; // what the session was asked (summary, else its first prompt)
   outcome: string; // how it ended (summary, else its last reply)
