@@ -109,4 +109,20 @@ describePostgres('pull in commit order', () => {
     const again = await away.remote.push(away.id, away.store.syncOutbox(9_000, 2000));
     expect(again.stored).toBe(0);
   }, 240_000);
+
+  it('a malformed row on the server is skipped and counted; the rest of its page is stored', async () => {
+    const writer = await dev('writer');
+    const reader = await dev('reader3');
+    ingestAll(writer.store, captured('writer', 30));
+    await pushAll(writer.store, writer.remote, writer.id);
+    await writer.remote.client.query(`INSERT INTO claude_mem.events (device_id, project, idem_key, host, kind, payload, at)
+      VALUES ($1, 'github.com/acme/app', 'bad-1', 'claude-code', 'prompt', 'not json', 'x'),
+             ($1, 'github.com/acme/app', 'bad-2', 'no-such-host', 'prompt', '{"host":"no-such-host","kind":"prompt"}', 'x')`, [writer.id]);
+    ingestAll(writer.store, captured('writer', 10, 50, 30));
+    await pushAll(writer.store, writer.remote, writer.id);
+    const r = await pullAll(reader.store, reader.remote, reader.id);
+    expect(r.skipped).toBe(2);
+    const got = new Set(keys(reader.store));
+    expect(keys(writer.store).filter((k) => !got.has(k))).toEqual([]);
+  }, 60_000);
 });

@@ -506,7 +506,7 @@ export class Ingestor {
    * runs in a savepoint: a malformed one is skipped, the others are stored. Must run inside a
    * transaction. The rows derived from them are the rows their own device derived.
    */
-  ingestReplica(entries: readonly ReplicaEvent[]): ReplicaResult {
+  ingestReplica(entries: readonly ReplicaEvent[], isolated = true): ReplicaResult {
     const result: ReplicaResult = { stored: 0, duplicates: 0, skipped: 0 };
     this.sessions.clear();
     this.queue.clear();
@@ -523,11 +523,11 @@ export class Ingestor {
       }
       this.replica = r;
       try {
-        const isNew = this.replicaInSavepoint(raw, at, receivedAt);
+        const isNew = isolated ? this.replicaInSavepoint(raw, at, receivedAt) : this.replicaOne(raw, at, receivedAt);
         if (isNew) result.stored++;
         else result.duplicates++;
       } catch (err) {
-        if (isEnvironmentError(err)) throw err;
+        if (isEnvironmentError(err) || !isolated) throw err;
         this.sessions.clear();
         this.halves.forget();
         result.skipped++;
@@ -539,18 +539,20 @@ export class Ingestor {
   }
 
   private replicaInSavepoint = (raw: CaptureEvent & { memory?: MemoryNote }, at: string, receivedAt: string): boolean => {
-    this.replicaTxn ??= this.db.transaction((e: CaptureEvent & { memory?: MemoryNote }, t: string, rec: string) => {
-      if (!e.memory) return this.one(e, t, rec);
-      const r = this.replica!;
-      if (this.tombstones && this.forgotten(e, r.idemKey)) return false;
-      const session = this.session(e.host, e.sessionId, { cwd: e.cwd ?? '', parentId: null, sub: 0, agentId: null, at: t, probe: 0 });
-      const ins = this.s.insertEvent.run(r.idemKey, session.id, e.host, 'observation', r.payload, null, 0, t, rec, r.origin);
-      if (ins.changes === 0) return false;
-      this.insertMemory(e.host, session, Number(ins.lastInsertRowid), e.memory, t);
-      return true;
-    });
+    this.replicaTxn ??= this.db.transaction((e: CaptureEvent & { memory?: MemoryNote }, t: string, rec: string) => this.replicaOne(e, t, rec));
     return this.replicaTxn(raw, at, receivedAt);
   };
+
+  private replicaOne(e: CaptureEvent & { memory?: MemoryNote }, t: string, rec: string): boolean {
+    if (!e.memory) return this.one(e, t, rec);
+    const r = this.replica!;
+    if (this.tombstones && this.forgotten(e, r.idemKey)) return false;
+    const session = this.session(e.host, e.sessionId, { cwd: e.cwd ?? '', parentId: null, sub: 0, agentId: null, at: t, probe: 0 });
+    const ins = this.s.insertEvent.run(r.idemKey, session.id, e.host, 'observation', r.payload, null, 0, t, rec, r.origin);
+    if (ins.changes === 0) return false;
+    this.insertMemory(e.host, session, Number(ins.lastInsertRowid), e.memory, t);
+    return true;
+  }
 
   private replicaTxn?: (e: CaptureEvent & { memory?: MemoryNote }, at: string, receivedAt: string) => boolean;
 

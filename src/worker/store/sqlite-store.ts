@@ -13,7 +13,7 @@ import { projectFor } from '../project.js';
 import { addDeadLetter, listDeadLetters, readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { buildContext, emptyContext } from './context.js';
 import { ContextGiven, contextForSession } from './context-prompt.js';
-import { isBusyError, openError, StoreError } from './errors.js';
+import { isBusyError, isEnvironmentError, openError, StoreError } from './errors.js';
 import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
 import { readTraffic, writeKindActivity } from './traffic.js';
 import { currentVersion, migrate, SCHEMA_VERSION } from './migrations.js';
@@ -336,12 +336,20 @@ export class SqliteStore implements MemoryStore {
    * without the other.
    */
   applyReplica(entries: readonly ReplicaEvent[], devices: readonly SyncDevice[], state: Record<string, string | null>): ReplicaResult {
-    const result = this.db.transaction(() => {
+    const run = this.db.transaction((isolated: boolean) => {
       rememberDevices(this.stmts, devices);
-      const r = this.ingestion.ingestReplica(entries);
+      const r = this.ingestion.ingestReplica(entries, isolated);
       writeSyncState(this.stmts, state);
       return r;
-    }).immediate();
+    });
+    // Without savepoints first (a third cheaper); a page with a bad event is stored again event by event.
+    let result: ReplicaResult;
+    try {
+      result = run.immediate(false);
+    } catch (err) {
+      if (isEnvironmentError(err)) throw err;
+      result = run.immediate(true);
+    }
     this.written += result.stored;
     this.scheduleIndexing();
     return result;
