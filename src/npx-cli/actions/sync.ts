@@ -12,7 +12,7 @@ import {
   clientConfig, defaultDeviceName, describeTarget, readSyncConfig, removeSyncConfig, SyncConfigError, writeSyncConfig,
   readConnection, type SyncConfig,
 } from '../../worker/sync/config.js';
-import { deviceId } from '../../worker/sync/engine.js';
+import { deviceId, PULL_BATCH } from '../../worker/sync/engine.js';
 import { Remote } from '../../worker/sync/remote.js';
 import { errorText, SyncService, type CycleResult } from '../../worker/sync/service.js';
 import { syncStatus, type SyncStatus } from '../../worker/sync/status.js';
@@ -69,7 +69,7 @@ async function round(paths: DataPaths): Promise<{ via: 'worker' | 'cli'; result:
   }
   const store = await openWriter(paths);
   const settings = loadSettings(paths);
-  const service = new SyncService({ paths, store, logger: memoryLogger(), pullIntervalMs: settings.syncPullIntervalMs });
+  const service = new SyncService({ paths, store, logger: memoryLogger(), pullIntervalMs: settings.syncPullIntervalMs, pullBatch: PULL_BATCH });
   try {
     return { via: 'cli', result: await service.now() };
   } catch (err) {

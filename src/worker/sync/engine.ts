@@ -133,14 +133,18 @@ async function takeNewShares(store: SyncStore, remote: Remote, device: string, t
   if (current.length !== seen.size || current.some((k) => !seen.has(k))) store.setSyncState({ shares_seen: JSON.stringify(current) });
 }
 
-export async function pullAll(store: SyncStore, remote: Remote, device: string, deadline = Infinity): Promise<PullTotals> {
+/**
+ * `batch` bounds how long one page holds the store (deriving rows is synchronous): the worker
+ * takes small pages so that a hook's request never waits behind a big one.
+ */
+export async function pullAll(store: SyncStore, remote: Remote, device: string, deadline = Infinity, batch = PULL_BATCH): Promise<PullTotals> {
   const totals: PullTotals = { pulled: 0, stored: 0, duplicates: 0, skipped: 0, partial: false };
   // Tombstones first: the events they name are then refused as they are pulled.
   await pullTombstones(store, remote, device, totals);
   await takeNewShares(store, remote, device, totals);
   for (;;) {
     const cursor = parseCursor(store.getSyncState().pull_cursor);
-    const page = await remote.pull(device, cursor, PULL_BATCH);
+    const page = await remote.pull(device, cursor, batch);
     const r = store.applyReplica(page.events, page.devices, {
       pull_cursor: cursorText(page.cursor), last_pull_at: new Date().toISOString(),
     });

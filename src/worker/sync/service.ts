@@ -11,6 +11,8 @@ import { deviceId, pullAll, pushAll, type PullTotals, type PushTotals, type Sync
 import { Remote } from './remote.js';
 
 const PUSH_DELAY_MS = 300;
+/** Rows stored per pulled page in the worker: about 50 ms of the event loop on a slow machine. */
+const WORKER_PULL_BATCH = 200;
 const MAX_BACKOFF_MS = 5 * 60_000;
 const FIRST_BACKOFF_MS = 1000;
 /** A pull this recent makes the one before context unnecessary. */
@@ -26,6 +28,8 @@ export interface SyncServiceOptions {
   store: SyncStore;
   logger: Logger;
   pullIntervalMs: number;
+  /** Rows per pulled page (the worker's default keeps its event loop free; the CLI takes bigger ones). */
+  pullBatch?: number;
 }
 
 export class SyncService {
@@ -133,7 +137,7 @@ export class SyncService {
       const remote = await this.connection(config);
       const device = deviceId(store);
       const push = what === 'pull' ? { pushed: 0, stored: 0 } : await pushAll(store, remote, device);
-      const pull = what === 'push' ? empty : await pullAll(store, remote, device, deadline);
+      const pull = what === 'push' ? empty : await pullAll(store, remote, device, deadline, this.o.pullBatch ?? WORKER_PULL_BATCH);
       if (what !== 'push') this.lastPullMs = Date.now();
       this.failures = 0;
       this.retryAt = 0;
