@@ -137,7 +137,9 @@ async function takeNewShares(store: SyncStore, remote: Remote, device: string, t
  * `batch` bounds how long one page holds the store (deriving rows is synchronous): the worker
  * takes small pages so that a hook's request never waits behind a big one.
  */
-export async function pullAll(store: SyncStore, remote: Remote, device: string, deadline = Infinity, batch = PULL_BATCH): Promise<PullTotals> {
+export async function pullAll(
+  store: SyncStore, remote: Remote, device: string, deadline = Infinity, batch = PULL_BATCH, restMs = 0,
+): Promise<PullTotals> {
   const totals: PullTotals = { pulled: 0, stored: 0, duplicates: 0, skipped: 0, partial: false };
   // Tombstones first: the events they name are then refused as they are pulled.
   await pullTombstones(store, remote, device, totals);
@@ -154,6 +156,8 @@ export async function pullAll(store: SyncStore, remote: Remote, device: string, 
       totals.partial = true;
       break;
     }
+    // A catch-up in the worker leaves the machine room for the hooks between pages.
+    if (restMs) await new Promise((r) => setTimeout(r, restMs));
   }
   // After the events: a pin names an observation that may have just arrived.
   if (!totals.partial) await pullPins(store, remote, device, totals);

@@ -13,6 +13,8 @@ import { Remote } from './remote.js';
 const PUSH_DELAY_MS = 300;
 /** Rows stored per pulled page in the worker: about 50 ms of the event loop on a slow machine. */
 const WORKER_PULL_BATCH = 200;
+/** Rest between pulled pages in the worker: a long catch-up takes at most about half a core. */
+const WORKER_PULL_REST_MS = 40;
 const MAX_BACKOFF_MS = 5 * 60_000;
 const FIRST_BACKOFF_MS = 1000;
 /** A pull this recent makes the one before context unnecessary. */
@@ -137,7 +139,8 @@ export class SyncService {
       const remote = await this.connection(config);
       const device = deviceId(store);
       const push = what === 'pull' ? { pushed: 0, stored: 0 } : await pushAll(store, remote, device);
-      const pull = what === 'push' ? empty : await pullAll(store, remote, device, deadline, this.o.pullBatch ?? WORKER_PULL_BATCH);
+      const pull = what === 'push' ? empty : await pullAll(store, remote, device, deadline, this.o.pullBatch ?? WORKER_PULL_BATCH,
+        this.o.pullBatch ? 0 : WORKER_PULL_REST_MS);
       if (what !== 'push') this.lastPullMs = Date.now();
       this.failures = 0;
       this.retryAt = 0;
