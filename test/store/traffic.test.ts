@@ -80,7 +80,7 @@ describe('captureByHost', () => {
     raw.exec('DROP TABLE host_kind_activity');
     // Later migrations are rewound too, so that 3 runs again.
     raw.exec('DROP TABLE tombstones; DROP TABLE pins');
-    raw.exec('DROP TABLE sync_devices; DROP TABLE sync_state; ALTER TABLE events DROP COLUMN origin; ALTER TABLE sessions DROP COLUMN origin');
+    raw.exec('DROP TABLE pin_versions; DROP TABLE sync_devices; DROP TABLE sync_state; ALTER TABLE events DROP COLUMN origin; ALTER TABLE sessions DROP COLUMN origin');
     raw.prepare('DELETE FROM schema_migrations WHERE version >= 3').run();
     raw.exec('ALTER TABLE sessions DROP COLUMN context_sent_at');
     raw.close();
