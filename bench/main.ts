@@ -16,6 +16,7 @@ import { benchDoctor } from './doctor.js';
 import { benchViewer } from './viewer.js';
 import { benchMemoryIo } from './memory-io.js';
 import { benchImport } from './import.js';
+import { benchSync } from './sync.js';
 import { round } from './util.js';
 
 interface Row {
@@ -55,12 +56,24 @@ async function main(): Promise<void> {
   if (wanted('doctor')) await doctorRows();
   if (wanted('viewer')) await viewerRows();
   if (wanted('memory')) await memoryRows();
+  if (wanted('sync')) await syncRows();
 
   writeFileSync('bench-results.json', JSON.stringify(withEarlierAreas({ ...results, rows }), null, 2) + '\n');
   const targets = rows.filter((r) => r.target !== 'report');
   const missed = targets.filter((r) => !r.pass).length;
   console.error(`\n${targets.length - missed} targets met, ${missed} missed. Figures in bench-results.json.`);
   process.exitCode = missed ? 1 : 0;
+}
+
+async function syncRows(): Promise<void> {
+  const s = await benchSync(quick ? 10_000 : 100_000);
+  results.sync = s;
+  const k = (n: number) => `${round(n / 1000, 1)}k rows/s`;
+  row('sync', `push ${s.rows} observations' events`, k(s.pushRowsPerS), `report (plain INSERT ${k(s.baselineInsertRowsPerS)})`, true);
+  row('sync', `pull + store ${s.rows} (derived rows)`, k(s.pullRowsPerS), `report (plain SELECT+INSERT ${k(s.baselineSelectRowsPerS)})`, true);
+  row('sync', 'push ≥ 1/4 of plain INSERT', `${round(s.pushRowsPerS / s.baselineInsertRowsPerS, 2)}x`, '≥ 0.25x', s.pushRowsPerS >= s.baselineInsertRowsPerS / 4);
+  row('sync', `convergence, ${s.rows} rows (push + pull)`, `${s.convergeS} s`, 'report', true);
+  row('sync', 'hook median while the worker pulls', `${s.hookSyncingMs} ms`, `≤ 1.25x paused (${s.hookPausedMs} ms)`, s.hookSyncingMs <= s.hookPausedMs * 1.25);
 }
 
 /** A run of some areas keeps the figures an earlier run wrote for the others. */

@@ -86,7 +86,7 @@ export function commandForm(env: Env = process.env, entry?: string): CommandForm
  * `claude-mem <command>` is meant wherever it follows a space, a quote, a backtick or a
  * parenthesis. `hook` is left out: people never type it, and "the claude-mem hook for Stop" is prose.
  */
-const COMMAND = /(^|[\s`'"(])claude-mem(?= (?:install|uninstall|doctor|status|start|stop|restart|search|mcp|transcript|forget|export|import|viewer)\b)/g;
+const COMMAND = /(^|[\s`'"(])claude-mem(?= (?:install|uninstall|doctor|status|start|stop|restart|search|mcp|transcript|forget|export|import|viewer|sync)\b)/g;
 
 /** The text with every `claude-mem <command>` in the form that runs here. */
 export function runnable(text: string, json = false, env: Env = process.env, entry?: string): string {

@@ -28,6 +28,10 @@ export const SettingsSchema = z.looseObject({
   maxEventsBodyBytes: z.number().int().min(1024).max(256 * MIB).default(8 * MIB),
   /** How often the worker looks for spooled capture. */
   spoolDrainIntervalMs: z.number().int().min(100).max(60_000).default(1000),
+  /** How often the worker pulls from the sync database (when sync is set up). */
+  syncPullIntervalMs: z.number().int().min(1000).max(3_600_000).default(30_000),
+  /** How long session-start context may wait for a pull (bounded by a quarter of contextBudgetMs). */
+  syncContextPullMs: z.number().int().min(0).max(5000).default(250),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

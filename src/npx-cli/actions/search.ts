@@ -45,7 +45,8 @@ export function evidenceId(e: Pick<SearchEvidence, 'kind' | 'id'>): string {
 }
 
 export function formatResult(r: SearchResult, showProject: boolean): string[] {
-  const out = [`${style.bold(`session ${r.hostSessionId}`)}  ${style.dim(when(r.startedAt))}  ${r.host}${showProject ? `  ${style.dim(r.project)}` : ''}`];
+  const from = r.from ? `  from ${r.from}` : '';
+  const out = [`${style.bold(`session ${r.hostSessionId}`)}  ${style.dim(when(r.startedAt))}  ${r.host}${from}${showProject ? `  ${style.dim(r.project)}` : ''}`];
   if (r.request) out.push(`  asked:   ${line(r.request, 160)}`);
   if (r.outcome) out.push(`  outcome: ${line(r.outcome, 160)}`);
   for (const t of r.turns) {

@@ -8,6 +8,7 @@ import { register as mcp } from './mcp.js';
 import { register as transcript } from './transcript.js';
 import { register as doctor } from './doctor.js';
 import { register as viewer } from './viewer.js';
+import { register as sync } from './sync.js';
 import { register as memory } from './memory.js';
 import { register as importHistory } from './import-history.js';
 
@@ -21,5 +22,6 @@ export const commands: ReadonlyArray<(program: Command) => void> = [
   importHistory,
   doctor,
   viewer,
+  sync,
   memory,
 ];

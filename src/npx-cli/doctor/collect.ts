@@ -13,6 +13,7 @@ import { entryCheck, launcherCheck, nodeCheck, sqliteCheck } from './runtime.js'
 import { errorText } from './timebox.js';
 import { AREAS, type Area, type Check } from './types.js';
 import { workerChecks } from './worker.js';
+import { syncChecks } from './sync.js';
 
 /** A group that throws is itself a failed check: doctor never dies half-way and says nothing. */
 async function guard(area: Area, run: () => Promise<Check[]>): Promise<Check[]> {
@@ -42,6 +43,7 @@ export async function collect(ctx: DoctorContext): Promise<Check[]> {
     guard('data', async () => [permissionsCheck(ctx.paths), manifestCheck(ctx), ...(await databaseChecks(ctx)), diskCheck(ctx.paths)]),
     guard('worker', () => workerChecks(ctx)),
     guard('capture', async () => [await spoolCheck(ctx), lossCheck(ctx), await deadLetterCheck(ctx), ...(await lastEventChecks(ctx)), ...(await realTrafficChecks(ctx))]),
+    guard('sync', () => syncChecks(ctx)),
     guard('hosts', async () => {
       const r = await hostChecks(ctx);
       sessions = r.probeSessions;

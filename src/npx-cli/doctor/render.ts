@@ -3,7 +3,7 @@ import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import { style } from '../output.js';
 import { AREAS, type Check, type CheckStatus, type DoctorReport } from './types.js';
 
-const TITLES = { runtime: 'Runtime', data: 'Data', worker: 'Worker', capture: 'Capture', hosts: 'Hosts' } as const;
+const TITLES = { runtime: 'Runtime', data: 'Data', worker: 'Worker', capture: 'Capture', sync: 'Sync', hosts: 'Hosts' } as const;
 const MARKS: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗' };
 const WORDS: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
 const COLORS = { ok: style.green, warn: style.yellow, fail: style.red } as const;

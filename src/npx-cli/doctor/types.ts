@@ -3,9 +3,9 @@ import type { HostId } from '../../shared/hosts.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
-export type Area = 'runtime' | 'data' | 'worker' | 'capture' | 'hosts';
+export type Area = 'runtime' | 'data' | 'worker' | 'capture' | 'sync' | 'hosts';
 
-export const AREAS: readonly Area[] = ['runtime', 'data', 'worker', 'capture', 'hosts'];
+export const AREAS: readonly Area[] = ['runtime', 'data', 'worker', 'capture', 'sync', 'hosts'];
 
 export interface Check {
   /** Stable id, e.g. `worker.identity`, `codex.drift`. */

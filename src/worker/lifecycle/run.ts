@@ -21,6 +21,9 @@ import { IngestBatcher } from '../ingest-batcher.js';
 import { StorageHealth } from '../storage-health.js';
 import { startTranscriptWatcher, type TranscriptWatcher } from '../transcripts/watcher.js';
 import type { MemoryStore } from '../store/types.js';
+import { isSyncStore } from '../sync/engine.js';
+import { SyncService } from '../sync/service.js';
+import { syncStatus } from '../sync/status.js';
 import { describePid, findPortOwner, looksLikeWorker } from './proc.js';
 import { ensureToken } from './token.js';
 import { clearStartError, removeWorkerInfoIfOurs, writeStartError, writeWorkerInfo } from './worker-file.js';
@@ -159,6 +162,11 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
   const drain = new SpoolDrain({ store, spoolDir: paths.spool, logger, storage, intervalMs: settings.spoolDrainIntervalMs });
   let stopping: Promise<void> | undefined;
   let transcripts: TranscriptWatcher | undefined;
+  const sync = isSyncStore(store)
+    ? new SyncService({ paths, store, logger, pullIntervalMs: settings.syncPullIntervalMs })
+    : undefined;
+  const syncStore = isSyncStore(store) ? store : undefined;
+  const contextPullMs = Math.min(settings.syncContextPullMs, Math.floor(settings.contextBudgetMs / 4));
   const shutdown = (reason: string) => {
     stopping ??= (async () => {
       logger.info('shutting down', { reason });
@@ -170,6 +178,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
       await srv.close(5000);
       await drain.stop();
       await transcripts?.stop();
+      await sync?.stop();
       try {
         store.close(); // checkpoints the WAL
       } catch (err) {
@@ -186,6 +195,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
     ingest: async (events) => {
       const result = await batcher.submit(events);
       storage.succeeded();
+      if (result.stored) sync?.kick();
       return result;
     },
     kickDrain: () => drain.kick(),
@@ -194,6 +204,12 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
     },
     storageState: () => storage.state(),
     transcripts: () => transcripts?.status(),
+    sync: sync && syncStore ? {
+      status: () => syncStatus(paths, syncStore, sync.backoff()),
+      now: () => sync.now(),
+      beforeContext: () => sync.beforeContext(contextPullMs),
+      kick: () => sync.kick(),
+    } : undefined,
     spoolDepth: () => {
       const files = listSpool(paths.spool);
       return { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
@@ -218,6 +234,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
   if (!ensureLossRecord(paths.root)) logger.warn('cannot create the loss record', { file: lossRecordPath(paths.root) });
   releaseStartLock(paths);
   drain.start();
+  sync?.start();
   // Transcript capture runs inside the worker so checkpoints commit with the events they produced.
   transcripts = startTranscriptWatcher({ store, paths, log: logger });
 

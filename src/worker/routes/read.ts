@@ -7,11 +7,13 @@ export const contextRoute: Route = {
   method: 'GET',
   path: '/api/context',
   auth: true,
-  handle: ({ query }, ctx) => {
+  handle: async ({ query }, ctx) => {
     const q = parseWith(ContextQuery, queryObject(query), 'invalid_query');
     if (q.once === '1' && q.host && q.session && !ctx.store.claimContext(q.host, q.session)) {
       return { body: { project: '', text: '', observationIds: [], summaryId: null, approxTokens: 0, alreadySent: true } };
     }
+    // What other devices learned since the last pull, within a small bound of the hook's budget.
+    if (q.mode === 'session' && ctx.sync) await ctx.sync.beforeContext();
     return {
       body: ctx.store.context({
         project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, mode: q.mode, prompt: q.prompt,

@@ -25,6 +25,15 @@ export interface RouteContext {
   viewerLink?(): string;
   /** Starts a graceful shutdown once the current response is sent. */
   shutdown(reason: string): void;
+  sync?: RouteSync;
+}
+
+/** Sync as the routes see it (sync/service.ts), when this worker's store can sync. */
+export interface RouteSync {
+  status(): unknown;
+  now(): Promise<unknown>;
+  beforeContext(): Promise<void>;
+  kick(): void;
 }
 
 export interface RouteInput {

@@ -51,11 +51,13 @@ interface PastSession {
   outcome: string | null;
   summary_text: string | null;
   files_modified: string | null;
+  /** The machine (and member) a pulled session came from: 'desktop (alice)'. */
+  from_device: string | null;
 }
 
 /** One past session in a few lines: asked, found, outcome, changed (summary, else its prompts and replies). */
 function sessionBlock(stmts: StatementCache, s: PastSession, room: number): string {
-  const title = `\n## Session ${minute(s.started_at)} (${s.host}${s.ended_at ? '' : ', not ended'})\n`;
+  const title = `\n## Session ${minute(s.started_at)} (${s.host}${s.from_device ? `, from ${s.from_device}` : ''}${s.ended_at ? '' : ', not ended'})\n`;
   const prompts = stmts.get(`SELECT text FROM prompts WHERE session_id = ? AND private = 0 AND text != '' ORDER BY number`)
     .pluck().all(s.id) as string[];
   const lastReply = stmts.get('SELECT text FROM assistant_messages WHERE session_id = ? ORDER BY id DESC LIMIT 1').pluck().get(s.id) as
@@ -85,8 +87,8 @@ export function buildContext(stmts: StatementCache, q: ContextInput): ContextRes
   const ex = JSON.stringify(askingSessions(stmts, q));
 
   const sessions = stmts.get(`SELECT s.id, s.host, s.started_at, s.ended_at, m.id AS summary_id, m.request, m.outcome,
-        m.text AS summary_text, m.files_modified
-      FROM sessions s LEFT JOIN summaries m ON m.session_id = s.id
+        m.text AS summary_text, m.files_modified, d.name || ' (' || d.member || ')' AS from_device
+      FROM sessions s LEFT JOIN summaries m ON m.session_id = s.id LEFT JOIN sync_devices d ON d.device_id = s.origin
       WHERE s.project = ? AND s.is_subagent = 0 AND s.probe = 0 AND s.id NOT IN (SELECT value FROM json_each(?))
         AND (m.id IS NOT NULL OR s.prompt_count > 0)
       ORDER BY coalesce(s.ended_at, s.started_at) DESC LIMIT ${SESSIONS_SHOWN}`).all(q.project, ex) as PastSession[];

@@ -3,7 +3,7 @@
  * observations and summaries. Every statement is prepared once; the caller runs `ingest` inside
  * one transaction per batch. One bad event cannot sink the rest: see EventFailure.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CaptureEvent, CaptureKind } from '../../shared/capture-event.js';
 import { eventKey } from '../../shared/event-key.js';
@@ -15,7 +15,7 @@ import { parseList } from './rows.js';
 import { observationTags, rowTags } from './tags.js';
 import { siblingKey, ToolHalves, type StoredHalf } from './tool-halves.js';
 import { contentKey, Twins } from './twins.js';
-import type { IngestResult, SaveMemoryInput } from './types.js';
+import type { IngestResult, ReplicaEvent, ReplicaResult, SaveMemoryInput } from './types.js';
 import { kindKey } from './traffic.js';
 import { eventTombstone, sessionTombstone } from './memory-keys.js';
 import { validateEvent } from './validate.js';
@@ -132,12 +132,12 @@ function prepareStatements(db: Database.Database) {
     selectSession: p(`SELECT id, private_turn AS privateTurn, prompt_count AS promptCount, project, started_at AS startedAt,
         parent_session_id AS parentId, is_subagent AS sub, agent_id AS agentId, probe
       FROM sessions WHERE host = ? AND host_session_id = ?`),
-    insertSession: p(`INSERT INTO sessions (host, host_session_id, project, cwd, parent_session_id, is_subagent, agent_id, started_at, probe)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+    insertSession: p(`INSERT INTO sessions (host, host_session_id, project, cwd, parent_session_id, is_subagent, agent_id, started_at, probe, origin)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
     updateSession: p(`UPDATE sessions SET started_at = min(started_at, ?), parent_session_id = coalesce(parent_session_id, ?),
       is_subagent = max(is_subagent, ?), agent_id = coalesce(agent_id, ?), probe = min(probe, ?) WHERE id = ?`),
-    insertEvent: p(`INSERT INTO events (idem_key, session_id, host, kind, payload, dropped, probe, at, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING`),
+    insertEvent: p(`INSERT INTO events (idem_key, session_id, host, kind, payload, dropped, probe, at, created_at, origin)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING`),
     insertPrompt: p(`INSERT INTO prompts (session_id, event_id, host, project, number, native_id, text, private, tags, created_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
     setTurn: p('UPDATE sessions SET prompt_count = ?, private_turn = ? WHERE id = ?'),
@@ -197,11 +197,13 @@ export class Ingestor {
   private readonly queue: ObservationQueue;
   private queueing = false;
   private eventIndex = 0;
+  /** Set while a pulled event is stored: its key, payload and project come with it (sync). */
+  private replica: ReplicaEvent | null = null;
   /** Whether any tombstone exists (read per batch): most databases have none to look up. */
   private tombstones = false;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly deps: IngestDeps,
   ) {
     this.s = prepareStatements(db);
@@ -269,18 +271,20 @@ export class Ingestor {
 
   /** Returns true when the event was new, false for a duplicate. */
   private one(raw: CaptureEvent, at: string, receivedAt: string): boolean {
+    const replica = this.replica;
     // The key comes from the event as delivered, so a redelivery matches whatever privacy did.
-    const key = eventKey(raw);
+    const key = replica?.idemKey ?? eventKey(raw);
     // Forgotten (forget.ts): counted as already stored, and nothing of it is written again.
     if (this.tombstones && this.forgotten(raw, key)) return false;
-    const clean = this.deps.sanitize(raw);
+    // A pulled event went through privacy on the device that captured it: it is stored as it came.
+    const clean = replica ? (replica.dropped ? null : raw) : this.deps.sanitize(raw);
     if (this.tombstones && this.forgottenContent(raw, clean)) return false;
     const { own: session, privateTurn, parentPrivate } = this.resolveSession(raw, at);
     // A subagent's prompt is written during its parent's turn: private if that turn is.
     const isPrivatePrompt = raw.kind === 'prompt' &&
       (raw.privateTurn === true || clean === null || clean.privateTurn === true || parentPrivate);
 
-    let dropped: 'private' | 'privacy' | null = clean === null ? 'privacy' : null;
+    let dropped: 'private' | 'privacy' | null = clean === null ? (replica?.dropped === 'private' ? 'private' : 'privacy') : null;
     if (!dropped && TURN_CONTENT_KINDS.has(raw.kind) && privateTurn) dropped = 'private';
     // The other half of a tool call, already stored: its privacy decides this half too.
     const toolUseId = (raw.kind === 'tool_use' || raw.kind === 'tool_result') && raw.toolUseId ? raw.toolUseId : null;
@@ -288,10 +292,11 @@ export class Ingestor {
     if (!dropped && sibling?.dropped === 'private') dropped = 'private';
 
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
-    const payload = JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
+    const payload = replica?.payload ?? JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
     const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
     if (raw.kind === 'prompt' && this.twins.isPromptTwin(raw, key, session.id, isPrivatePrompt ? '' : stored?.prompt ?? '', isPrivatePrompt, at)) return false;
-    const ins = this.s.insertEvent.run(key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt);
+    const ins = this.s.insertEvent.run(
+      key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt, replica?.origin ?? null);
     if (ins.changes === 0) return false;
     const eventId = Number(ins.lastInsertRowid);
     if (toolUseId) this.halves.remember(key, { payload, dropped: droppedAs });
@@ -352,7 +357,7 @@ export class Ingestor {
       ownId = subagentSessionId(e.sessionId, agentId);
     }
     const sub = e.isSubagent === true || parent !== null ? 1 : 0;
-    const own = this.session(e.host, ownId, { cwd: e.cwd, parentId: parent?.id ?? null, sub, agentId, at, probe });
+    const own = this.session(e.host, ownId, { cwd: e.cwd ?? '', parentId: parent?.id ?? null, sub, agentId, at, probe });
     // A subagent spawned during a private turn is part of that turn.
     const parentPrivate = parent?.privateTurn === 1;
     return { own, privateTurn: own.privateTurn === 1 || parentPrivate, parentPrivate };
@@ -363,8 +368,10 @@ export class Ingestor {
     const key = `${host}\u0000${hostSessionId}`;
     let row = this.sessions.get(key) ?? (this.s.selectSession.get(host, hostSessionId) as SessionDbState | undefined);
     if (!row) {
-      const project = v.project ?? this.deps.projectFor(v.cwd);
-      const { id } = this.s.insertSession.get(host, hostSessionId, project, v.cwd, v.parentId, v.sub, v.agentId, v.at, v.probe) as { id: number };
+      // A pulled session keeps the project identity its device gave it (the cwd is that machine's).
+      const project = v.project ?? this.replica?.project ?? this.deps.projectFor(v.cwd);
+      const { id } = this.s.insertSession.get(
+        host, hostSessionId, project, v.cwd, v.parentId, v.sub, v.agentId, v.at, v.probe, this.replica?.origin ?? null) as { id: number };
       row = {
         key, id, privateTurn: 0, promptCount: 0, project, startedAt: v.at, parentId: v.parentId, sub: v.sub,
         agentId: v.agentId, probe: v.probe,
@@ -491,15 +498,81 @@ export class Ingestor {
     const clean = this.deps.sanitize(event);
     const text = clean?.message?.trim();
     if (!clean || !text) throw new StoreError('invalid_input', 'Nothing to save: the memory is empty or entirely private.');
-    const session = this.session(host, sessionId, { project, cwd: input.cwd ?? '', parentId: null, sub: 0, agentId: null, at, probe: 0 });
-    const title = clip(oneLine(clean.title?.trim() || text.split('\n')[0]), MEMORY_TITLE_CHARS);
-    const files = strings(input.files);
-    const memory: ObservationText = {
-      type: 'memory', title, subtitle: null, narrative: text, facts: '[]', filesRead: JSON.stringify(files), filesModified: '[]',
-      concepts: list(input.concepts), toolName: null, tags: observationTags(host, 'memory', session.project, files),
+    const note: MemoryNote = {
+      title: clip(oneLine(clean.title?.trim() || text.split('\n')[0]), MEMORY_TITLE_CHARS), text,
+      files: strings(input.files), concepts: strings(input.concepts),
     };
-    return this.insertObservation({ session, eventId: null, host, promptNumber: session.promptCount || null, text: memory, toolUseId: null, at });
+    // The note is an event too (with a key of its own), so sync carries it like any capture.
+    const payload = JSON.stringify({ host, source: 'plugin', kind: 'observation', sessionId, cwd: input.cwd ?? '', at, memory: note });
+    const receivedAt = at;
+    const session = this.session(host, sessionId, { project, cwd: input.cwd ?? '', parentId: null, sub: 0, agentId: null, at, probe: 0 });
+    const ins = this.s.insertEvent.run(`memory:${randomUUID()}`, session.id, host, 'observation', payload, null, 0, at, receivedAt, null);
+    return this.insertMemory(host, session, Number(ins.lastInsertRowid), note, at);
   }
+
+  private insertMemory(host: HostId, session: SessionDbState, eventId: number, note: MemoryNote, at: string): number {
+    const memory: ObservationText = {
+      type: 'memory', title: note.title, subtitle: null, narrative: note.text, facts: '[]', filesRead: JSON.stringify(note.files),
+      filesModified: '[]', concepts: JSON.stringify(note.concepts), toolName: null,
+      tags: observationTags(host, 'memory', session.project, note.files),
+    };
+    return this.insertObservation({ session, eventId, host, promptNumber: session.promptCount || null, text: memory, toolUseId: null, at });
+  }
+
+  /**
+   * Stores events pulled from other devices (sync), in the order they were captured there. Each
+   * runs in a savepoint: a malformed one is skipped, the others are stored. Must run inside a
+   * transaction. The rows derived from them are the rows their own device derived.
+   */
+  ingestReplica(entries: readonly ReplicaEvent[], isolated = true): ReplicaResult {
+    const result: ReplicaResult = { stored: 0, duplicates: 0, skipped: 0 };
+    this.sessions.clear();
+    this.queue.clear();
+    this.queueing = false;
+    this.tombstones = this.s.anyTombstone.get() !== undefined;
+    const parsed = entries.map((r) => ({ r, raw: parseReplica(r) }));
+    this.halves.startBatch(parsed.map((p) => p.raw).filter((x) => x !== null));
+    const receivedAt = this.deps.now().toISOString();
+    for (const { r, raw } of parsed) {
+      const at = raw ? replicaProblem(raw) : null;
+      if (!raw || !at) {
+        result.skipped++;
+        continue;
+      }
+      this.replica = r;
+      try {
+        const isNew = isolated ? this.replicaInSavepoint(raw, at, receivedAt) : this.replicaOne(raw, at, receivedAt);
+        if (isNew) result.stored++;
+        else result.duplicates++;
+      } catch (err) {
+        if (isEnvironmentError(err) || !isolated) throw err;
+        this.sessions.clear();
+        this.halves.forget();
+        result.skipped++;
+      } finally {
+        this.replica = null;
+      }
+    }
+    return result;
+  }
+
+  private replicaInSavepoint = (raw: CaptureEvent & { memory?: MemoryNote }, at: string, receivedAt: string): boolean => {
+    this.replicaTxn ??= this.db.transaction((e: CaptureEvent & { memory?: MemoryNote }, t: string, rec: string) => this.replicaOne(e, t, rec));
+    return this.replicaTxn(raw, at, receivedAt);
+  };
+
+  private replicaOne(e: CaptureEvent & { memory?: MemoryNote }, t: string, rec: string): boolean {
+    if (!e.memory) return this.one(e, t, rec);
+    const r = this.replica!;
+    if (this.tombstones && this.forgotten(e, r.idemKey)) return false;
+    const session = this.session(e.host, e.sessionId, { cwd: e.cwd ?? '', parentId: null, sub: 0, agentId: null, at: t, probe: 0 });
+    const ins = this.s.insertEvent.run(r.idemKey, session.id, e.host, 'observation', r.payload, null, 0, t, rec, r.origin);
+    if (ins.changes === 0) return false;
+    this.insertMemory(e.host, session, Number(ins.lastInsertRowid), e.memory, t);
+    return true;
+  }
+
+  private replicaTxn?: (e: CaptureEvent & { memory?: MemoryNote }, at: string, receivedAt: string) => boolean;
 
   private endSession(e: CaptureEvent, session: SessionDbState, at: string): void {
     const ended = this.s.endSession.get({ at, reason: e.reason ?? null, id: session.id }) as SessionEndState;
@@ -547,4 +620,36 @@ export class Ingestor {
     );
     return true;
   }
+}
+
+/** An explicit note (mem_save) as its event carries it. */
+interface MemoryNote {
+  title: string;
+  text: string;
+  files: string[];
+  concepts: string[];
+}
+
+function parseReplica(r: ReplicaEvent): (CaptureEvent & { memory?: MemoryNote }) | null {
+  try {
+    const v: unknown = JSON.parse(r.payload);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+    const e = v as CaptureEvent & { memory?: MemoryNote };
+    if (e.host !== r.host || e.kind !== r.kind) return null;
+    if (e.memory !== undefined) {
+      const m = e.memory;
+      if (!m || typeof m.title !== 'string' || typeof m.text !== 'string' || !m.text) return null;
+      e.memory = { title: m.title, text: m.text, files: strings(m.files), concepts: strings(m.concepts) };
+    }
+    return e;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored time of a pulled event, or null when it is not one this store could have written. */
+function replicaProblem(e: CaptureEvent): string | null {
+  // A stub (content dropped on its device) keeps ids and kind only: no cwd.
+  const checked = validateEvent({ ...e, cwd: e.cwd || '/', prompt: e.kind === 'prompt' ? e.prompt ?? '' : e.prompt });
+  return 'code' in checked ? null : checked.at;
 }

@@ -308,6 +308,51 @@ CREATE TABLE event_aliases (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 6,
+    name: 'sync: rows remember the device they came from; sync cursors',
+    up: `
+-- NULL: captured on this device. Otherwise the id of the device (sync_devices) it was pulled from.
+ALTER TABLE events ADD COLUMN origin TEXT;
+ALTER TABLE sessions ADD COLUMN origin TEXT;
+-- Devices whose rows were pulled: their name and the team member (database role) they belong to.
+CREATE TABLE sync_devices (
+  device_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  member TEXT NOT NULL
+) WITHOUT ROWID;
+-- This device's id, the push and pull cursors, the last error (sync/engine.ts).
+CREATE TABLE sync_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+-- 1 once the tombstone is on the sync database (pushed from here, or pulled from there).
+ALTER TABLE tombstones ADD COLUMN synced INTEGER NOT NULL DEFAULT 0;
+
+-- The last pin or unpin of each observation (by its cross-machine key), stamped with a hybrid
+-- logical clock: milliseconds, never less than one more than any stamp seen here (pulled ones
+-- included), then '@' and the device id. The greatest stamp wins on every machine (docs/sync.md).
+CREATE TABLE pin_versions (
+  obs_key TEXT PRIMARY KEY,
+  project TEXT NOT NULL,
+  pinned INTEGER NOT NULL,
+  hlc TEXT NOT NULL,
+  synced INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+-- Pins made here are stamped; pins sync applies (sync_state 'applying_pins' set) carry their own stamp.
+CREATE TRIGGER pins_version_ai AFTER INSERT ON pins
+  WHEN (SELECT 1 FROM sync_state WHERE key = 'applying_pins') IS NULL BEGIN
+  INSERT INTO pin_versions (obs_key, project, pinned, hlc, synced) VALUES (new.obs_key, new.project, 1, printf('%015d', max(CAST(unixepoch('subsec') * 1000 AS INTEGER),
+      coalesce((SELECT max(CAST(substr(hlc, 1, 15) AS INTEGER)) FROM pin_versions), 0) + 1))
+      || '@' || coalesce((SELECT value FROM sync_state WHERE key = 'device_id'), ''), 0)
+    ON CONFLICT (obs_key) DO UPDATE SET pinned = 1, hlc = excluded.hlc, project = excluded.project, synced = 0;
+END;
+CREATE TRIGGER pins_version_ad AFTER DELETE ON pins
+  WHEN (SELECT 1 FROM sync_state WHERE key = 'applying_pins') IS NULL BEGIN
+  INSERT INTO pin_versions (obs_key, project, pinned, hlc, synced) VALUES (old.obs_key, old.project, 0, printf('%015d', max(CAST(unixepoch('subsec') * 1000 AS INTEGER),
+      coalesce((SELECT max(CAST(substr(hlc, 1, 15) AS INTEGER)) FROM pin_versions), 0) + 1))
+      || '@' || coalesce((SELECT value FROM sync_state WHERE key = 'device_id'), ''), 0)
+    ON CONFLICT (obs_key) DO UPDATE SET pinned = 0, hlc = excluded.hlc, synced = 0;
+END;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

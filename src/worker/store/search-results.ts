@@ -51,8 +51,12 @@ export class ResultBuilder {
   constructor(private readonly stmts: StatementCache, private readonly q: ParsedQuery) {}
 
   build(s: SessionGroup): SearchResult | null {
-    const session = this.stmts.get(`SELECT id, host, host_session_id, project, started_at, ended_at FROM sessions WHERE id = ?`)
-      .get(s.sessionId) as { host: string; host_session_id: string; project: string; started_at: string; ended_at: string | null } | undefined;
+    const session = this.stmts.get(`SELECT s.id, s.host, s.host_session_id, s.project, s.started_at, s.ended_at,
+        d.name || ' (' || d.member || ')' AS from_device
+      FROM sessions s LEFT JOIN sync_devices d ON d.device_id = s.origin WHERE s.id = ?`)
+      .get(s.sessionId) as {
+        host: string; host_session_id: string; project: string; started_at: string; ended_at: string | null; from_device: string | null;
+      } | undefined;
     if (!session) return null;
     const summary = this.stmts.get('SELECT id, request, outcome FROM summaries WHERE session_id = ?').get(s.sessionId) as
       | { id: number; request: string; outcome: string }
@@ -70,6 +74,7 @@ export class ResultBuilder {
       project: session.project,
       startedAt: session.started_at,
       endedAt: session.ended_at,
+      from: session.from_device,
       summaryId: summary?.id ?? null,
       request: clip(summary?.request || first || '', MAX_TEXT_CHARS),
       outcome: clip(summary?.outcome || last || '', MAX_TEXT_CHARS),

@@ -13,7 +13,7 @@ import { projectFor } from '../project.js';
 import { addDeadLetter, listDeadLetters, readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { buildContext, emptyContext } from './context.js';
 import { ContextGiven, contextForSession } from './context-prompt.js';
-import { isBusyError, openError, StoreError } from './errors.js';
+import { isBusyError, isEnvironmentError, openError, StoreError } from './errors.js';
 import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
 import { readTraffic, writeKindActivity } from './traffic.js';
 import { currentVersion, migrate, SCHEMA_VERSION } from './migrations.js';
@@ -28,6 +28,11 @@ import { StatementCache } from './statements.js';
 import { databaseWriteProblems, describeWriteProblem } from './writable.js';
 import { Timeline } from './timeline.js';
 import { ViewerReads } from './viewer-reads.js';
+import {
+  applyPinVersions, markPinsSynced, unsyncedPins, type PinVersion,
+  countOutbox, markTombstonesSynced, pulledCounts, readOutbox, readSyncState, rememberDevices, unsyncedTombstones, writeSyncState,
+  type OutboxEvent, type SyncDevice, type SyncTombstone,
+} from './sync-rows.js';
 import { Forgetter, purgeDatabase } from './forget.js';
 import type { ForgetTarget } from './forget-plan.js';
 import { Pins } from './pins.js';
@@ -35,8 +40,8 @@ import { exportJsonl, exportMarkdown, type ExportFilter } from './export.js';
 import { Importer, type ImportResult } from './import.js';
 import type {
   ContextQuery, ContextResult, DeadLetter, ForgetResult, IngestResult, MemoryStore, Observation, PinnedObservation, PromptRow,
-  PurgeResult, SaveMemoryInput, SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem, TimelineQuery, TombstoneRow,
-  TranscriptCheckpoint,
+  PurgeResult, ReplicaEvent, ReplicaResult, SaveMemoryInput, SearchAnswer, SearchQuery, SessionRow, StoreStats, TimelineItem,
+  TimelineQuery, TombstoneRow, TranscriptCheckpoint,
 } from './types.js';
 
 export { SCHEMA_VERSION } from './migrations.js';
@@ -316,6 +321,89 @@ export class SqliteStore implements MemoryStore {
     this.kindActivity.clear();
     this.written = 0;
     return rows;
+  }
+
+  /** Sync: local events after `afterId`, oldest first (sync/engine.ts pushes them). */
+  syncOutbox(afterId: number, limit: number): OutboxEvent[] {
+    return readOutbox(this.stmts, afterId, limit);
+  }
+
+  syncPending(afterId: number): number {
+    return countOutbox(this.stmts, afterId);
+  }
+
+  /**
+   * Sync: stores events pulled from other devices, with the devices they came from and the
+   * state to keep with them (the pull cursor), in one transaction: a crash cannot keep one
+   * without the other.
+   */
+  applyReplica(entries: readonly ReplicaEvent[], devices: readonly SyncDevice[], state: Record<string, string | null>): ReplicaResult {
+    const run = this.db.transaction((isolated: boolean) => {
+      rememberDevices(this.stmts, devices);
+      const r = this.ingestion.ingestReplica(entries, isolated);
+      writeSyncState(this.stmts, state);
+      return r;
+    });
+    // Without savepoints first (a third cheaper); a page with a bad event is stored again event by event.
+    let result: ReplicaResult;
+    try {
+      result = run.immediate(false);
+    } catch (err) {
+      if (isEnvironmentError(err)) throw err;
+      result = run.immediate(true);
+    }
+    this.written += result.stored;
+    this.scheduleIndexing();
+    return result;
+  }
+
+  /** Sync: tombstones forget wrote here that the sync database does not have yet. */
+  syncTombstonesOut(limit: number): SyncTombstone[] {
+    return unsyncedTombstones(this.stmts, limit);
+  }
+
+  markTombstonesSynced(keys: readonly string[]): void {
+    this.db.transaction(() => markTombstonesSynced(this.stmts, keys)).immediate();
+  }
+
+  /** Sync: tombstones from other devices forget what they name here; kept with the pull cursor. */
+  applyPulledTombstones(rows: readonly SyncTombstone[], state: Record<string, string | null>): number {
+    return this.db.transaction(() => {
+      const applied = rows.length ? this.forgetting.applyTombstones(rows) : 0;
+      markTombstonesSynced(this.stmts, rows.map((r) => r.key));
+      writeSyncState(this.stmts, state);
+      return applied;
+    }).immediate();
+  }
+
+  /** Sync: pins and unpins made here that the sync database does not have yet. */
+  syncPinsOut(limit: number): PinVersion[] {
+    return unsyncedPins(this.stmts, limit);
+  }
+
+  markPinsSynced(rows: readonly PinVersion[]): void {
+    this.db.transaction(() => markPinsSynced(this.stmts, rows)).immediate();
+  }
+
+  /** Sync: pin versions from other devices (the greatest clock wins), kept with the pin cursor. */
+  applyPulledPins(rows: readonly PinVersion[], state: Record<string, string | null>): number {
+    return this.db.transaction(() => {
+      const n = applyPinVersions(this.stmts, rows, this.deps.now().toISOString());
+      writeSyncState(this.stmts, state);
+      return n;
+    }).immediate();
+  }
+
+  getSyncState(): Record<string, string> {
+    return readSyncState(this.stmts);
+  }
+
+  setSyncState(patch: Record<string, string | null>): void {
+    writeSyncState(this.stmts, patch);
+  }
+
+  syncDevices(): ReturnType<typeof pulledCounts> {
+    return pulledCounts(this.stmts);
   }
 
   /** Rebuilds the search indexes from the tables (repair). */

@@ -92,6 +92,28 @@ export interface IngestRejection {
   reason: string;
 }
 
+/** An event as sync carries it between devices: what the capturing device stored, with its key. */
+export interface ReplicaEvent {
+  idemKey: string;
+  /** The device that captured it. */
+  origin: string;
+  /** The project identity its session has there. */
+  project: string;
+  host: string;
+  kind: string;
+  /** The stored payload (after privacy), or the stub of a dropped event. */
+  payload: string;
+  dropped: string | null;
+  at: string;
+}
+
+export interface ReplicaResult {
+  stored: number;
+  duplicates: number;
+  /** Malformed (or from an unknown host or kind): not stored. */
+  skipped: number;
+}
+
 export interface IngestResult {
   stored: number; // new events
   duplicates: number; // idempotency key already present
@@ -147,6 +169,8 @@ export interface SearchResult {
   project: string;
   startedAt: string;
   endedAt: string | null;
+  /** The machine and member a pulled session came from ('desktop (alice)'); null when captured here. */
+  from?: string | null;
   summaryId: number | null;
   request: string; // what the session was asked (summary, else its first prompt)
   outcome: string; // how it ended (summary, else its last reply)
