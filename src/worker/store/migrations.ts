@@ -338,11 +338,19 @@ CREATE TABLE pin_versions (
 ) WITHOUT ROWID;
 -- Pins made here are stamped; pins sync applies (sync_state 'applying_pins' set) carry their own stamp.
 CREATE TRIGGER pins_version_ai AFTER INSERT ON pins
-  WHEN (SELECT 1 FROM sync_state WHERE key = 'applying_pins') IS NULL BEGIN
+  WHEN new.unpinned_at IS NULL AND (SELECT 1 FROM sync_state WHERE key = 'applying_pins') IS NULL BEGIN
   INSERT INTO pin_versions (obs_key, project, pinned, hlc, synced) VALUES (new.obs_key, new.project, 1, printf('%015d', max(CAST(unixepoch('subsec') * 1000 AS INTEGER),
       coalesce((SELECT max(CAST(substr(hlc, 1, 15) AS INTEGER)) FROM pin_versions), 0) + 1))
       || '@' || coalesce((SELECT value FROM sync_state WHERE key = 'device_id'), ''), 0)
     ON CONFLICT (obs_key) DO UPDATE SET pinned = 1, hlc = excluded.hlc, project = excluded.project, synced = 0;
+END;
+-- An unpin keeps the pin row with its time (pins.ts), and a pin again clears it: both are updates.
+CREATE TRIGGER pins_version_au AFTER UPDATE OF unpinned_at ON pins
+  WHEN (SELECT 1 FROM sync_state WHERE key = 'applying_pins') IS NULL BEGIN
+  INSERT INTO pin_versions (obs_key, project, pinned, hlc, synced) VALUES (new.obs_key, new.project, new.unpinned_at IS NULL, printf('%015d', max(CAST(unixepoch('subsec') * 1000 AS INTEGER),
+      coalesce((SELECT max(CAST(substr(hlc, 1, 15) AS INTEGER)) FROM pin_versions), 0) + 1))
+      || '@' || coalesce((SELECT value FROM sync_state WHERE key = 'device_id'), ''), 0)
+    ON CONFLICT (obs_key) DO UPDATE SET pinned = excluded.pinned, hlc = excluded.hlc, project = excluded.project, synced = 0;
 END;
 CREATE TRIGGER pins_version_ad AFTER DELETE ON pins
   WHEN (SELECT 1 FROM sync_state WHERE key = 'applying_pins') IS NULL BEGIN

@@ -91,11 +91,13 @@ export function applyPinVersions(stmts: StatementCache, rows: readonly PinVersio
       ON CONFLICT (obs_key) DO UPDATE SET project = excluded.project, pinned = excluded.pinned, hlc = excluded.hlc, synced = 1`)
       .run(r.obsKey, r.project, r.pinned ? 1 : 0, r.hlc);
     if (!r.pinned) {
-      stmts.get('DELETE FROM pins WHERE obs_key = ?').run(r.obsKey);
+      stmts.get('UPDATE pins SET unpinned_at = ? WHERE obs_key = ? AND unpinned_at IS NULL').run(now, r.obsKey);
     } else {
       const id = observationByKey(stmts, r.obsKey);
       if (id !== undefined) {
-        stmts.get('INSERT OR IGNORE INTO pins (observation_id, obs_key, project, pinned_at) VALUES (?, ?, ?, ?)').run(id, r.obsKey, r.project, now);
+        stmts.get(`INSERT INTO pins (observation_id, obs_key, project, pinned_at) VALUES (?, ?, ?, ?)
+          ON CONFLICT (observation_id) DO UPDATE SET pinned_at = excluded.pinned_at, unpinned_at = NULL WHERE unpinned_at IS NOT NULL`)
+          .run(id, r.obsKey, r.project, now);
       }
     }
     n++;
