@@ -17,6 +17,12 @@ describe('gemini adapter on the captured payloads', () => {
     expect(prompt.wantsContext).toBe(true);
   });
 
+  it('BeforeAgent leaves out the hook context Gemini puts in front of the user turn', () => {
+    const payload = { ...fixture(DIR, 'BeforeAgent').payload as Record<string, unknown>,
+      prompt: '<hook_context># claude-mem: memory of /home/dev/projects/demo\n- earlier work\n</hook_context>\n\nrun it once more' };
+    expect(run('gemini', 'BeforeAgent', payload).events).toEqual([{ ...base, kind: 'prompt', prompt: 'run it once more' }]);
+  });
+
   it('AfterTool → tool_result (run_shell_command → Bash) with llmContent/returnDisplay', () => {
     expect(runFixture('gemini', fixture(DIR, 'AfterTool')).events).toEqual([{
       ...base, kind: 'tool_result', toolName: 'Bash', rawToolName: 'run_shell_command', toolInput: { command: 'echo hello-from-mock' },

@@ -161,7 +161,7 @@ HOST_CASES.push({
   place: (home) => [sqliteFromRows(join(home, '.openclaw', 'agents', 'main', 'agent', 'openclaw-agent.sqlite'), fixture('openclaw', 'sqlite'), ['transcript_events', 'session_nodes'])],
   sessionId: '2ca8660e-5720-4ac4-93f3-2618843d13aa',
   prompt: 'say hello using bash',
-  promptId: '2e2c77ff-2523-4001-88fe-6285abcec046',
+  promptId: '97381ac0-a4bb-47f9-9540-2953a495ae2b',
   toolUseIds: ['call_thr5po8piz'],
   outcome: 'All done.',
   cwd: CWD,

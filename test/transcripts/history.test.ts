@@ -42,6 +42,9 @@ describe.each(HOST_CASES)('import of $host history', (c) => {
     const { logs, results } = await importAll(store, source, home);
     expect(logs.map((l) => l.path).sort()).toEqual([...new Set(placed)].sort());
     expect(logs.every((l) => l.bytes > 0 && l.mtimeMs > 0)).toBe(true);
+    // Where a log names its session or directory without being read, it is the right one.
+    if (['gemini', 'kimi', 'grok', 'opencode'].includes(c.host)) expect(logs.map((l) => l.cwd)).toEqual([c.cwd]);
+    expect(logs.every((l) => (l.cwd === undefined || l.cwd === c.cwd) && (l.sessionId === undefined || l.sessionId === c.sessionId))).toBe(true);
     expect(results.every((r) => r.status === 'done' && r.deadLetters === 0)).toBe(true);
     const r = rows(store.dbPath);
     expect(r.sessions).toEqual([expect.objectContaining({ host: c.host, id: c.sessionId, isSubagent: 0 })]);
@@ -87,5 +90,18 @@ describe('malformed logs', () => {
     expect(results[0].deadLetters).toBeGreaterThanOrEqual(3);
     expect(rows(store.dbPath).prompts).toEqual([]);
     store.close();
+  });
+});
+
+describe('log offsets', () => {
+  it('marks the logs a reader makes, whose offsets are not file offsets', async () => {
+    for (const c of HOST_CASES) {
+      const home = tempDir('home');
+      c.place(home);
+      const source = sourceOf(c);
+      const logs = await source.findLogs(envOf(home));
+      const made = ['gemini', 'grok-build', 'kimi', 'opencode', 'openclaw'].includes(c.schema);
+      expect(logs.every((l) => (l.madeLines === true) === made), c.schema).toBe(true);
+    }
   });
 });

@@ -9,6 +9,9 @@ import { defineAdapter } from './define.js';
 
 const CONTEXT_OUTPUT = new Set(['SessionStart', 'BeforeAgent', 'AfterTool']);
 
+/** Gemini hands BeforeAgent the user turn with the hooks' context parts in front: not the user's words. */
+const HOOK_CONTEXT = /<hook_context>[\s\S]*?<\/hook_context>/g;
+
 export const geminiAdapter = defineAdapter({
   host: 'gemini',
   events: ['SessionStart', 'BeforeAgent', 'AfterTool', 'AfterAgent', 'PreCompress', 'SessionEnd'],
@@ -16,7 +19,7 @@ export const geminiAdapter = defineAdapter({
   handlers: {
     sessionstart: ({ p }) => [{ kind: 'session_start', reason: str(p.source) }],
     beforeagent: ({ p, notes }) => {
-      const prompt = str(p.prompt);
+      const prompt = str(typeof p.prompt === 'string' ? p.prompt.replace(HOOK_CONTEXT, '').trim() : p.prompt);
       if (!prompt) notes.push('empty prompt; nothing stored');
       return prompt ? [{ kind: 'prompt', prompt }] : [];
     },

@@ -20,7 +20,7 @@ export function register(program: Command): void {
 
   t.command('ingest <fileOrGlob>')
     .description('import past transcripts once (a second run stores nothing new)')
-    .requiredOption('--schema <name>', 'a shipped schema (codex, dsh, grok-bot), one from transcript-watch.json, or a schema file')
+    .requiredOption('--schema <name>', 'a shipped schema (templates/transcripts/<name>.json: claude-code, codex, opencode, …), one from transcript-watch.json, or a schema file')
     .option('--config <file>', 'transcript-watch.json to take custom schemas from')
     .option('--subagent-only', 'record only subagent sessions (as a subagentOnly watch would)')
     .option('--json', 'machine output')

@@ -17,7 +17,8 @@ const tailKey = (log: HistoryLog) => `history-tail:${log.key}`;
 
 /** Returns 1 when a tail was dead-lettered now, else 0. */
 export async function letterColdTail(store: MemoryStore, log: HistoryLog, now = Date.now()): Promise<number> {
-  if (log.path !== log.key || /\.(zst|zstd)$/.test(log.path) || now - log.mtimeMs < COLD_AFTER_MS) return 0;
+  // Only a log read as it is on disk: a reader's made lines have offsets of their own.
+  if (log.madeLines || log.path !== log.key || /\.(zst|zstd)$/.test(log.path) || now - log.mtimeMs < COLD_AFTER_MS) return 0;
   const cp = store.getCheckpoint(historyCheckpointKey(log));
   if (!cp || cp.offset >= log.bytes) return 0;
   const seen = store.getCheckpoint(tailKey(log));

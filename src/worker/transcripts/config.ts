@@ -79,7 +79,6 @@ export const TranscriptSchemaZ = z
     history: z
       .object({
         paths: z.array(z.string().min(1)).min(1),
-        exclude: z.array(z.string().min(1)).optional(),
         reader: z.string().refine((n) => HISTORY_READERS.includes(n), { message: `unknown reader (readers: ${HISTORY_READERS.join(', ') || 'none'})` }).optional(),
         verified: z.boolean().optional(),
       })

@@ -62,6 +62,8 @@ interface CompiledRule {
 export interface CompiledSchema {
   name: string;
   host: HostId;
+  /** The history reader that makes this schema's lines from a store that is not JSON lines. */
+  reader?: string;
   evaluate(record: unknown, state: FileState, file: FileInfo, opts?: EvalOptions): LineOutcome;
 }
 
@@ -408,7 +410,7 @@ export function compileSchema(name: string, schema: TranscriptSchema): CompiledS
     out.events.push(event);
   }
 
-  return { name, host, evaluate };
+  return { name, host, reader: schema.history?.reader, evaluate };
 }
 
 /** A declared promptId field wins (even when empty: "this record has none"); else the current turn. */

@@ -5,7 +5,7 @@ import type { FieldSpec } from './types.js';
 
 export type Getter = (scope: PathScope) => unknown;
 
-const OBJECT_KEYS = ['path', 'coalesce', 'value', 'default', 'parse', 'join', 'decode'];
+const OBJECT_KEYS = ['path', 'coalesce', 'value', 'default', 'parse', 'join', 'decode', 'strip'];
 
 export function isEmpty(v: unknown): boolean {
   return v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
@@ -35,6 +35,12 @@ export function checkFieldSpec(spec: unknown, base: (string | number)[]): Issue[
   if ('parse' in s && s.parse !== 'json') issues.push({ path: [...base, 'parse'], message: '"parse" supports only "json"' });
   if ('decode' in s && s.decode !== 'uri') issues.push({ path: [...base, 'decode'], message: '"decode" supports only "uri"' });
   if ('join' in s && typeof s.join !== 'string') issues.push({ path: [...base, 'join'], message: '"join" needs a separator string' });
+  if ('strip' in s) {
+    if (typeof s.strip !== 'string') issues.push({ path: [...base, 'strip'], message: '"strip" needs a regex string' });
+    else {
+      try { new RegExp(s.strip, 'g'); } catch (e) { issues.push({ path: [...base, 'strip'], message: `invalid regex: ${(e as Error).message}` }); }
+    }
+  }
   return issues;
 }
 
@@ -58,11 +64,13 @@ export function compileField(spec: FieldSpec): Getter {
     get = () => v;
   }
   const { parse, join, decode } = spec;
+  const strip = spec.strip !== undefined ? new RegExp(spec.strip, 'g') : undefined;
   const hasDefault = 'default' in spec;
   const dflt = spec.default;
-  if (!parse && join === undefined && !decode && !hasDefault) return get;
+  if (!parse && join === undefined && !decode && !strip && !hasDefault) return get;
   return (s) => {
     let v = get(s);
+    if (strip) v = stripText(v, strip);
     if (join !== undefined && Array.isArray(v)) {
       const parts = v.filter((x) => typeof x === 'string' && x !== '');
       v = parts.length ? parts.join(join) : undefined;
@@ -75,4 +83,16 @@ export function compileField(spec: FieldSpec): Getter {
     }
     return isEmpty(v) && hasDefault ? dflt : v;
   };
+}
+
+/** Removes what `re` matches from a string, or from each string / `{text}` block of an array. */
+function stripText(v: unknown, re: RegExp): unknown {
+  const cut = (t: string) => t.replace(re, '').trim();
+  if (typeof v === 'string') return cut(v);
+  if (!Array.isArray(v)) return v;
+  return v.map((x) => {
+    if (typeof x === 'string') return cut(x);
+    if (x && typeof x === 'object' && typeof (x as { text?: unknown }).text === 'string') return { ...(x as object), text: cut((x as { text: string }).text) };
+    return x;
+  });
 }

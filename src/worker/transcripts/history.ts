@@ -4,13 +4,13 @@
  * watcher). Logs that are not JSON lines go through a named reader that makes the line stream.
  */
 import { stat } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { HOST_IDS, HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
 import type { MemoryStore } from '../store/types.js';
 import { compileSchema, type CompiledSchema } from './engine.js';
-import { compileGlob, expandGlob, globMatches } from './glob.js';
-import { DEFAULT_MAX_LINE_BYTES, processFile, type FileMemory } from './processor.js';
+import { compileGlob, expandGlob } from './glob.js';
+import type { ByteSource } from './byte-source.js';
+import { readLogToEnd, reopenable } from './ingest.js';
 import { historyReader } from './readers/index.js';
 import { loadShippedSchemas } from './shipped.js';
 import type { TranscriptSchema } from './types.js';
@@ -26,6 +26,13 @@ export interface HistoryLog {
   /** Known without reading the log (stores), else undefined. */
   sessionId?: string;
   cwd?: string;
+  /** The store could not be listed (not a database, locked, another shape): importing it fails with this. */
+  unreadable?: string;
+  /**
+   * A reader makes this log's lines (a store, a side file first, merged chunks): its checkpoint
+   * offsets count those lines' bytes, not the file's.
+   */
+  madeLines?: boolean;
 }
 
 export interface HistorySource {
@@ -68,17 +75,23 @@ function sourceFor(name: string, schema: TranscriptSchema): SourceImpl | null {
     compiled,
     reader: h.reader,
     async findLogs(env: Env): Promise<HistoryLog[]> {
-      const exclude = (h.exclude ?? []).map((p) => compileGlob(p, env));
       const seen = new Set<string>();
       const logs: HistoryLog[] = [];
       for (const pattern of h.paths) {
         for (const file of await expandGlob(compileGlob(pattern, env))) {
-          if (seen.has(file) || exclude.some((g) => globMatches(g, file))) continue;
+          if (seen.has(file)) continue;
           seen.add(file);
           let st;
           try { st = await stat(file); } catch { continue; }
           if (!st.isFile()) continue;
-          if (h.reader) logs.push(...(await historyReader(h.reader).list(file, { bytes: st.size, mtimeMs: st.mtimeMs })));
+          if (h.reader) {
+            try {
+              const listed = await historyReader(h.reader).list(file, { bytes: st.size, mtimeMs: st.mtimeMs });
+              logs.push(...listed.map((l) => ({ ...l, madeLines: true })));
+            } catch (e) {
+              logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs, unreadable: (e as Error).message, madeLines: true });
+            }
+          }
           else logs.push({ key: file, path: file, bytes: st.size, mtimeMs: st.mtimeMs });
         }
       }
@@ -121,7 +134,7 @@ export function historyCheckpointKey(log: Pick<HistoryLog, 'key'>): string {
 }
 
 /**
- * Reads one log into the store from its checkpoint (keyed by `log.key`): a second run stores
+ * Reads one log into the store from its own checkpoint (`historyCheckpointKey(log)`): a second run stores
  * nothing new, an interrupted one resumes. Malformed or truncated records are dead-lettered; the
  * log never gets stuck. Everything is read (no subagentOnly): the events carry the host's own
  * session, prompt and tool ids for deduplication against live capture.
@@ -129,44 +142,19 @@ export function historyCheckpointKey(log: Pick<HistoryLog, 'key'>): string {
 export async function ingestHistoryLog(a: HistoryIngestArgs): Promise<HistoryIngestResult> {
   const source = a.source as SourceImpl;
   if (!source.compiled) throw new Error(`not a history source: ${String(a.source.schema)}`);
-  const sum: HistoryIngestResult = { status: 'done', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0 };
-  let open;
+  if (a.log.unreadable) return { status: 'failed', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0, error: `cannot read ${a.log.key}: ${a.log.unreadable}` };
+  let open: (() => Promise<ByteSource>) | undefined;
   if (source.reader) {
+    let made: ByteSource | null;
+    try { made = await historyReader(source.reader).open(a.log); } catch (e) {
+      return { status: 'failed', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0, error: `cannot read ${a.log.key}: ${(e as Error).message}` };
+    }
+    if (!made) return { status: 'done', bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0 }; // the session is gone from the store
     const reader = historyReader(source.reader);
-    let made;
-    try { made = await reader.open(a.log); } catch (e) {
-      return { ...sum, status: 'failed', error: `cannot read ${a.log.key}: ${(e as Error).message}` };
-    }
-    if (!made) return sum; // the session is gone from the store
-    open = async () => made;
+    open = reopenable(made, () => reader.open(a.log));
   }
-  const mem: FileMemory = {};
-  let failures = 0;
-  let done = 0;
-  for (;;) {
-    const r = await processFile(
-      {
-        path: a.log.key, checkpointKey: historyCheckpointKey(a.log), watchName: `history:${source.schema}`, schema: source.compiled,
-        maxLineBytes: a.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, open,
-      },
-      a.store, mem, { timeBudgetMs: a.signal ? 250 : 2000, isolate: failures >= 3, batchBytes: a.batchBytes },
-    );
-    sum.bytes += r.bytes;
-    sum.lines += r.lines;
-    sum.stored += r.stored;
-    sum.duplicates += r.duplicates;
-    sum.deadLetters += r.deadLetters;
-    done = r.offset;
-    a.onProgress?.(done);
-    // Stopped (Ctrl-C): the batches so far are committed with their checkpoint; a re-run resumes.
-    if (a.signal?.aborted && r.status !== 'retry') return sum;
-    if (r.status === 'more') continue;
-    if (r.status === 'missing') return sum;
-    if (r.status === 'retry') {
-      if (++failures >= (a.attempts ?? 6)) return { ...sum, status: 'failed', error: r.error ?? 'unknown error' };
-      await sleep(50 * 2 ** failures);
-      continue;
-    }
-    return sum;
-  }
+  return readLogToEnd({
+    store: a.store, schema: source.compiled, key: a.log.key, checkpointKey: historyCheckpointKey(a.log), watchName: `history:${source.schema}`,
+    maxLineBytes: a.maxLineBytes, attempts: a.attempts, open, onProgress: a.onProgress, signal: a.signal, batchBytes: a.batchBytes,
+  });
 }

@@ -25,7 +25,7 @@ export type MatchRule =
 /**
  * A field: a path (`payload.content[0].text`, `$.x`, `$item.id`, `$ctx.promptId`, `$file.parts[-2]`),
  * or an object: `{coalesce:[…]}` (first non-empty), `{value:…}`, `{path, default}`; object forms may
- * add `parse: "json"`, `join: "<sep>"` (arrays of strings), `decode: "uri"`.
+ * add `parse: "json"`, `join: "<sep>"` (arrays of strings), `decode: "uri"`, `strip: "<regex>"`.
  */
 export type FieldSpec =
   | string
@@ -37,6 +37,8 @@ export type FieldSpec =
       parse?: 'json';
       join?: string;
       decode?: 'uri';
+      /** A regex whose matches are removed from the text (each string or `{text}` block). */
+      strip?: string;
     };
 
 export interface EventRule {
@@ -78,8 +80,6 @@ export interface TranscriptSchema {
 export interface HistorySpec {
   /** Globs (same language as watch paths) of the host's session logs. */
   paths: string[];
-  /** Globs of matches to leave out (e.g. files another path of the same schema already reads). */
-  exclude?: string[];
   /** A named reader for logs that are not JSON lines (a SQLite store, one JSON document per session). */
   reader?: string;
   /** False: the format is taken from the host's documentation, not from a captured real log. */

@@ -58,7 +58,8 @@ async function contextLine(path: string, firstBytes: string): Promise<Buffer> {
 
 export const geminiChat: HistoryReader = {
   async list(path, file): Promise<HistoryLog[]> {
-    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs }];
+    const cwd = await projectRoot(path);
+    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs, ...(cwd ? { cwd } : {}) }];
   },
   async open(log) {
     if (!log.path.endsWith('.json')) return prefixedFile(await contextLine(log.path, await head(log.path)), log.path);

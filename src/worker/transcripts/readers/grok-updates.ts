@@ -7,7 +7,7 @@
  * through as they are (the processor dead-letters them); an unfinished last line waits.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { HistoryLog } from '../history.js';
 import { bufferSource } from '../byte-source.js';
 import type { HistoryReader } from './index.js';
@@ -34,6 +34,14 @@ async function summary(path: string): Promise<Rec | undefined> {
     const cwd = obj(s?.info)?.cwd;
     const title = s?.generated_title ?? s?.session_summary;
     return { type: 'history-context', ...(typeof cwd === 'string' ? { cwd } : {}), ...(typeof title === 'string' ? { title } : {}) };
+  } catch { return undefined; }
+}
+
+/** The session folder's parent is the url-encoded working directory. */
+function cwdFromFolder(path: string): string | undefined {
+  try {
+    const cwd = decodeURIComponent(basename(dirname(dirname(path))));
+    return cwd.startsWith('/') ? cwd : undefined;
   } catch { return undefined; }
 }
 
@@ -73,7 +81,9 @@ export function mergeUpdates(lines: string[]): Array<Rec | string> {
 
 export const grokUpdates: HistoryReader = {
   async list(path, file): Promise<HistoryLog[]> {
-    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs }];
+    const cwd = (await summary(path))?.cwd ?? cwdFromFolder(path);
+    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs, sessionId: basename(dirname(path)),
+      ...(typeof cwd === 'string' ? { cwd } : {}) }];
   },
   async open(log) {
     const raw = await readFile(log.path);

@@ -5,11 +5,15 @@
  */
 import type { ByteSource } from '../byte-source.js';
 import type { HistoryLog } from '../history.js';
+import { cursorTranscript } from './cursor-transcript.js';
 import { geminiChat } from './gemini-chat.js';
+import { gooseSessions } from './goose-sessions.js';
 import { grokUpdates } from './grok-updates.js';
+import { kimiCliContext } from './kimi-cli-context.js';
 import { kimiWire } from './kimi-wire.js';
 import { openclawSqlite } from './openclaw-sqlite.js';
 import { opencodeSqlite } from './opencode-sqlite.js';
+import { rooTask } from './roo-task.js';
 
 export interface HistoryReader {
   /** The logs (sessions) one matched file holds. */
@@ -20,10 +24,14 @@ export interface HistoryReader {
 
 const READERS: Record<string, HistoryReader> = {
   'gemini-chat': geminiChat,
+  'cursor-transcript': cursorTranscript,
   'opencode-sqlite': opencodeSqlite,
   'openclaw-sqlite': openclawSqlite,
   'grok-updates': grokUpdates,
   'kimi-wire': kimiWire,
+  'kimi-cli-context': kimiCliContext,
+  'goose-sessions': gooseSessions,
+  'roo-task': rooTask,
 };
 
 export function historyReader(name: string): HistoryReader {

@@ -1,9 +1,9 @@
 /**
  * Kimi Code's per-agent wire logs (`~/.kimi-code/sessions/wd_<dir>_<hash>/<session>/agents/
  * <agent>/wire.jsonl`) name neither the session nor its working directory; the session's
- * `state.json` does (id, cwd, agents{name: {type}}). They come first as a history-context line,
- * with the subagent marker for an agent other than the main one; the log itself is read from
- * disk as it is.
+ * `state.json` does (id, cwd, agents{name: {type}}). They come first as a history-context line;
+ * an agent other than the main one is the subagent session `<session>:<agent>` of the session.
+ * The log itself is read from disk as it is.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -23,14 +23,19 @@ async function context(wire: string): Promise<Rec> {
     if (typeof state?.id === 'string') line.sessionId = state.id;
     if (typeof state?.cwd === 'string') line.cwd = state.cwd;
     const type = obj(obj(state?.agents)?.[agent])?.type;
-    if (agent !== 'main' && type !== 'main') { line.subagent = true; line.agentId = agent; line.parentSessionId = line.sessionId; }
+    // A subagent is a session of its own (its turn ids restart at 0), linked to its parent.
+    if (agent !== 'main' && type !== 'main') {
+      Object.assign(line, { subagent: true, agentId: agent, parentSessionId: line.sessionId, sessionId: `${String(line.sessionId)}:${agent}` });
+    }
   } catch { /* no state: the session id from the folder, the cwd from the tool calls if any */ }
   return line;
 }
 
 export const kimiWire: HistoryReader = {
   async list(path, file): Promise<HistoryLog[]> {
-    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs }];
+    const c = await context(path);
+    return [{ key: path, path, bytes: file.bytes, mtimeMs: file.mtimeMs, sessionId: c.sessionId as string,
+      ...(typeof c.cwd === 'string' ? { cwd: c.cwd } : {}) }];
   },
   async open(log) {
     return prefixedFile(jsonLines([await context(log.path)]), log.path);

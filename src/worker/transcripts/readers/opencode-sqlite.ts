@@ -4,10 +4,12 @@
  * per text block or tool call, its state holding input and output). Each session becomes one
  * log: a `session` line, then per message a `message` line followed by its `part` lines, each
  * part carrying its message's role and summary flag (the join the schema language cannot make).
+ * Older OpenCode's JSON files (`storage/session/<project>/<session>.json`) give the same lines.
  */
 import type { HistoryLog } from '../history.js';
 import { bufferSource } from '../byte-source.js';
 import type { HistoryReader } from './index.js';
+import { listSessionFile, sessionFileLines } from './opencode-files.js';
 import { jsonLines } from './sources.js';
 import { hasColumns, json, withReadOnlyDb, type ReadOnlyDb } from './sqlite-snapshot.js';
 
@@ -48,12 +50,15 @@ function sessionLines(db: ReadOnlyDb, sessionId: string): unknown[] | null {
 
 export const opencodeSqlite: HistoryReader = {
   async list(path, file): Promise<HistoryLog[]> {
+    if (path.endsWith('.json')) return listSessionFile(path, file);
     return withReadOnlyDb(path, (db) => {
       if (!usable(db)) return [];
-      const rows = db.prepare(`SELECT s.id, s.directory, s.time_updated,
-          coalesce((SELECT sum(length(data)) FROM message WHERE session_id = s.id), 0)
-        + coalesce((SELECT sum(length(data)) FROM part WHERE session_id = s.id), 0) AS bytes
-        FROM session s ORDER BY s.time_created, s.id`).all() as Array<{ id: string; directory: string; time_updated: number; bytes: number }>;
+      // One pass over each table (no per-session subquery): a large store is listed in linear time.
+      const rows = db.prepare(`SELECT s.id, s.directory, s.time_updated, coalesce(m.bytes, 0) + coalesce(p.bytes, 0) AS bytes
+        FROM session s
+        LEFT JOIN (SELECT session_id, sum(length(data)) AS bytes FROM message GROUP BY session_id) m ON m.session_id = s.id
+        LEFT JOIN (SELECT session_id, sum(length(data)) AS bytes FROM part GROUP BY session_id) p ON p.session_id = s.id
+        ORDER BY s.time_created, s.id`).all() as Array<{ id: string; directory: string; time_updated: number; bytes: number }>;
       return rows.map((r) => ({
         key: `${path}#${r.id}`, path, bytes: Number(r.bytes) || 0,
         mtimeMs: Number(r.time_updated) || file.mtimeMs, sessionId: r.id, cwd: r.directory || undefined,
@@ -62,6 +67,10 @@ export const opencodeSqlite: HistoryReader = {
   },
   async open(log) {
     if (!log.sessionId) return null;
+    if (log.path.endsWith('.json')) {
+      const made = await sessionFileLines(log);
+      return made ? bufferSource(jsonLines(made), 0, Number((made[0] as { time_created?: unknown }).time_created) || 0) : null;
+    }
     const lines = withReadOnlyDb(log.path, (db) => (usable(db) ? sessionLines(db, log.sessionId!) : null));
     if (!lines) return null;
     const created = Number((lines[0] as { time_created?: unknown }).time_created) || 0;
