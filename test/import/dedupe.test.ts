@@ -162,3 +162,30 @@ describe('a prompt id only the log carries (Copilot CLI, Gemini CLI): hooks give
     store.close();
   });
 });
+
+describe('a tool call id only the log carries (Copilot CLI, Gemini CLI hooks give none)', () => {
+  const base = { host: 'copilot', sessionId: 'sess-toolid', cwd: '/home/dev/projects/demo', toolName: 'Bash' } as const;
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, s)).toISOString();
+  const hook = (s: number, cmd: string) => ({ ...base, source: 'hook', kind: 'tool_result', at: at(s), toolInput: { command: cmd }, toolResponse: 'ok' }) as CaptureEvent;
+  const log = (s: number, cmd: string, id: string) => [
+    { ...base, source: 'transcript', kind: 'tool_use', at: at(s - 1), toolUseId: id, toolInput: { command: cmd } },
+    { ...base, source: 'transcript', kind: 'tool_result', at: at(s), toolUseId: id, toolInput: { command: cmd }, toolResponse: 'ok' },
+  ] as CaptureEvent[];
+
+  it('live calls, then the log: each call once; a second import stores nothing', () => {
+    const store = testStore();
+    store.ingest([hook(10, 'echo a'), hook(40, 'echo b')]);
+    store.ingest([...log(10, 'echo a', 'tc-1'), ...log(40, 'echo b', 'tc-2')]);
+    store.ingest([...log(10, 'echo a', 'tc-1'), ...log(40, 'echo b', 'tc-2')]);
+    expect(counts(store.dbPath).observations).toBe(2);
+    store.close();
+  });
+
+  it('the log first, then the hooks: each call once', () => {
+    const store = testStore();
+    store.ingest([...log(10, 'echo a', 'tc-1'), ...log(40, 'echo b', 'tc-2')]);
+    store.ingest([hook(11, 'echo a'), hook(41, 'echo b')]);
+    expect(counts(store.dbPath).observations).toBe(2);
+    store.close();
+  });
+});

@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CaptureEvent, CaptureKind } from '../../shared/capture-event.js';
-import { eventKey } from '../../shared/event-key.js';
+import { eventKey, toolEventKey } from '../../shared/event-key.js';
 import type { HostId } from '../../shared/hosts.js';
 import type { ObservationDraft, SessionDigest, SummaryDraft } from '../observer/types.js';
 import { isEnvironmentError, StoreError } from './errors.js';
@@ -294,6 +294,10 @@ export class Ingestor {
     const stored: CaptureEvent | null = dropped || isPrivatePrompt ? null : clean;
     const payload = replica?.payload ?? JSON.stringify(stored ?? this.stub(raw, dropped ?? 'private'));
     const droppedAs = dropped ?? (isPrivatePrompt ? 'private' : null);
+    if (raw.kind === 'tool_use' || raw.kind === 'tool_result') {
+      const keys = toolUseId ? [toolEventKey(raw, 'tool_use'), toolEventKey(raw, 'tool_result')] : [key];
+      if (this.twins.isToolTwin(raw, keys, session.id, clean?.toolName ?? raw.toolName, at)) return false;
+    }
     if (raw.kind === 'prompt' && this.twins.isPromptTwin(raw, key, session.id, isPrivatePrompt ? '' : stored?.prompt ?? '', isPrivatePrompt, at)) return false;
     const ins = this.s.insertEvent.run(
       key, session.id, raw.host, raw.kind, payload, droppedAs, raw.probe === true ? 1 : 0, at, receivedAt, replica?.origin ?? null);

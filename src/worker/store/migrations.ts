@@ -304,8 +304,9 @@ CREATE INDEX pins_project ON pins(project, pinned_at);
 -- later delivery of it is a duplicate.
 CREATE TABLE event_aliases (
   idem_key TEXT PRIMARY KEY,
-  event_id INTEGER NOT NULL UNIQUE
+  event_id INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE INDEX event_aliases_event ON event_aliases(event_id);
 `,
   },
   {

@@ -12,6 +12,10 @@
  *   different ids are two prompts). Matching is one to one (the nearest unmatched twin), so the
  *   same text typed twice stays two prompts; the second key is kept in event_aliases and is a
  *   duplicate ever after.
+ * - Tool calls one path names and the other does not (Copilot CLI and Gemini CLI hooks carry no
+ *   call id, their logs do): the same tool in the same session from the other path within
+ *   TOOL_WINDOW_MS, at most one side with an id, is one call, matched one to one (nearest); both
+ *   halves' keys of the unmatched side become aliases of the stored call.
  * - Answers without a prompt id: the same text in the same session from the other path within
  *   the window is one answer.
  */
@@ -21,12 +25,14 @@ import type { CaptureEvent } from '../../shared/capture-event.js';
 
 /** How far apart a hook's capture time and the log's own time of one event may lie. */
 export const TWIN_WINDOW_MS = 5 * 60 * 1000;
+/** The same for a tool call: a hook fires as the call ends, the log records it then too. */
+export const TOOL_WINDOW_MS = 2 * 60 * 1000;
 
 const fromLog = (source: string | undefined) => source === 'transcript';
 
-function window(at: string): [string, string] {
+function window(at: string, ms = TWIN_WINDOW_MS): [string, string] {
   const t = Date.parse(at);
-  return [new Date(t - TWIN_WINDOW_MS).toISOString(), new Date(t + TWIN_WINDOW_MS).toISOString()];
+  return [new Date(t - ms).toISOString(), new Date(t + ms).toISOString()];
 }
 
 /**
@@ -55,6 +61,11 @@ export class Twins {
           AND NOT EXISTS (SELECT 1 FROM event_aliases a WHERE a.event_id = e.id)
         ORDER BY abs(julianday(e.at) - julianday(?)) LIMIT 1`).pluck(),
       addAlias: p('INSERT OR IGNORE INTO event_aliases (idem_key, event_id) VALUES (?, ?)'),
+      toolTwin: p(`SELECT e.id FROM observations o JOIN events e ON e.id = o.event_id
+        WHERE o.session_id = ? AND o.tool_name IS ? AND (o.tool_use_id IS NULL OR ? IS NULL) AND o.created_at BETWEEN ? AND ?
+          AND (json_extract(e.payload, '$.source') = 'transcript') = ?
+          AND NOT EXISTS (SELECT 1 FROM event_aliases a WHERE a.event_id = e.id)
+        ORDER BY abs(julianday(o.created_at) - julianday(?)) LIMIT 1`).pluck(),
       adoptId: p('UPDATE OR IGNORE prompts SET native_id = ? WHERE event_id = ? AND native_id IS NULL'),
       answerTwin: p(`SELECT 1 FROM assistant_messages a JOIN events e ON e.id = a.event_id
         WHERE a.session_id = ? AND a.text = ? AND a.created_at BETWEEN ? AND ?
@@ -98,6 +109,20 @@ export class Twins {
     // The id only the log carries is kept on the stored prompt: the log's later events of that
     // turn name it, and find their turn through it.
     if (e.promptId) this.s.adoptId.run(e.promptId, twin);
+    return true;
+  }
+
+  /**
+   * True when this tool event is the other path's capture of a stored call (`keys`: this call's
+   * keys, both halves when it has an id; all become aliases of it).
+   */
+  isToolTwin(e: CaptureEvent, keys: string[], sessionRow: number, toolName: string | undefined, at: string): boolean {
+    if (keys.some((k) => this.s.alias.get(k))) return true;
+    if (keys.some((k) => this.s.known.get(k))) return false;
+    const [lo, hi] = window(at, TOOL_WINDOW_MS);
+    const twin = this.s.toolTwin.get(sessionRow, toolName ?? null, e.toolUseId ?? null, lo, hi, fromLog(e.source) ? 0 : 1, at) as number | undefined;
+    if (twin === undefined) return false;
+    for (const k of keys) this.s.addAlias.run(k, twin);
     return true;
   }
 
