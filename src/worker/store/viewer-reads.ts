@@ -4,7 +4,7 @@
  * Doctor probes and private prompts never show; the synthetic sessions that hold saved memories do.
  */
 import type { HostId } from '../../shared/hosts.js';
-import { OBSERVATION_COLUMNS, toObservation, type ObservationDbRow } from './rows.js';
+import { OBSERVATION_COLUMNS, toObservation, type ObservationDbRow, type SessionDbRow } from './rows.js';
 import type { StatementCache } from './statements.js';
 import type { Observation } from './types.js';
 
@@ -86,18 +86,8 @@ const MAX_SESSIONS = 500;
 const MAX_ITEMS = 2000;
 const REAL = 's.probe = 0';
 
-interface SessionListRow {
-  id: number;
-  host: string;
-  host_session_id: string;
-  project: string;
-  cwd: string;
-  parent_session_id: number | null;
-  is_subagent: number;
-  agent_id: string | null;
-  started_at: string;
-  ended_at: string | null;
-  end_reason: string | null;
+/** A session row with what the list shows of it. */
+interface SessionListRow extends SessionDbRow {
   prompts: number;
   observations: number;
   request: string | null;

@@ -10,7 +10,7 @@ import type { MemoryStore } from '../store/types.js';
 import { compileSchema, type CompiledSchema } from './engine.js';
 import { compileGlob, expandGlob } from './glob.js';
 import type { ByteSource } from './byte-source.js';
-import { readLogToEnd, reopenable } from './ingest.js';
+import { readLogToEnd, reopenable, type LogRead } from './ingest.js';
 import { historyReader } from './readers/index.js';
 import { loadShippedSchemas } from './shipped.js';
 import type { TranscriptSchema } from './types.js';
@@ -46,15 +46,8 @@ export interface HistorySource {
   findLogs(env: Env): Promise<HistoryLog[]>;
 }
 
-export interface HistoryIngestResult {
-  status: 'done' | 'failed';
-  bytes: number;
-  lines: number;
-  stored: number;
-  duplicates: number;
-  deadLetters: number;
-  error?: string;
-}
+/** What reading one log did: the same figures as any log read to its end. */
+export type HistoryIngestResult = LogRead;
 
 interface SourceImpl extends HistorySource {
   compiled: CompiledSchema;
