@@ -13,14 +13,13 @@ import { spawn } from 'node:child_process';
 import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { CaptureEvent } from '../src/shared/capture-event.js';
 import { openStore } from '../src/worker/store/sqlite-store.js';
-import type { MemoryStore, TranscriptCheckpoint } from '../src/worker/store/types.js';
+import type { MemoryStore } from '../src/worker/store/types.js';
 import { planImport } from '../src/worker/import/plan.js';
 import { runImport } from '../src/worker/import/run.js';
 import { WORKER_BATCH_BYTES } from '../src/worker/import/jobs.js';
 import { ingestHistoryLog } from '../src/worker/transcripts/history.js';
-import { codexLog } from './transcripts.js';
+import { codexLog, nullStore } from './transcripts.js';
 import { BIN, benchHome, percentile, round } from './util.js';
 
 export interface ImportBench {
@@ -55,19 +54,6 @@ function seedCodex(home: string, mb: number, prefix: string): number {
     bytes += Buffer.byteLength(text);
   }
   return bytes;
-}
-
-/** A store that keeps checkpoints and counts events: reading + evaluation alone. */
-function nullStore(): MemoryStore & { events: number } {
-  const cps = new Map<string, TranscriptCheckpoint>();
-  const s = {
-    events: 0,
-    getCheckpoint: (p: string) => cps.get(p),
-    ingestWithCheckpoint: (ev: CaptureEvent[], cp: TranscriptCheckpoint) => { s.events += ev.length; cps.set(cp.filePath, cp); return { stored: ev.length, duplicates: 0, rejected: [] }; },
-    ingest: () => ({ stored: 0, duplicates: 0, rejected: [] }),
-    addDeadLetter: () => 0,
-  };
-  return s as unknown as MemoryStore & { events: number };
 }
 
 async function readParse(files: string[]): Promise<number> {

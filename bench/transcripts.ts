@@ -82,12 +82,13 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); retu
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A store that keeps checkpoints and counts events: isolates reading + schema evaluation. */
-function nullStore(): MemoryStore & { events: number } {
+export function nullStore(): MemoryStore & { events: number } {
   const cps = new Map<string, TranscriptCheckpoint>();
   const s = {
     events: 0,
     getCheckpoint: (p: string) => cps.get(p),
     ingestWithCheckpoint: (ev: CaptureEvent[], cp: TranscriptCheckpoint) => { s.events += ev.length; cps.set(cp.filePath, cp); return { stored: ev.length, duplicates: 0, rejected: [] }; },
+    ingest: () => ({ stored: 0, duplicates: 0, rejected: [] }),
     addDeadLetter: () => 0,
   };
   return s as unknown as MemoryStore & { events: number };
