@@ -143,7 +143,11 @@ export async function benchViewer(count: number, loads = 15, queries = 60): Prom
     if (linkRun.status !== 0) throw new Error(`claude-mem viewer failed: ${linkRun.stderr}`);
     const link = (JSON.parse(linkRun.stdout) as { url: string }).url;
     const port = Number(new URL(link).port);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+    // The browser's profile, caches and crash reports go to the bench's home, never the real one.
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true,
+      env: { ...process.env, HOME: home.root, XDG_CONFIG_HOME: join(home.root, '.config'), XDG_CACHE_HOME: join(home.root, '.cache') },
+    });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto(link);
