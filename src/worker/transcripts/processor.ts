@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import type { ByteSource as FileHandle } from './byte-source.js';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { CaptureEvent } from '../../shared/capture-event.js';
-import type { MemoryStore, TranscriptCheckpoint } from '../store/types.js';
+import type { IngestRejection, MemoryStore, TranscriptCheckpoint } from '../store/types.js';
 import { fileInfo, type CompiledSchema, type FileState } from './engine.js';
 import { fingerprint } from './fingerprint.js';
 import { DEAD_LETTER_RAW_BYTES, readLines, type LineItem, type SkipState } from './line-reader.js';
@@ -79,10 +79,39 @@ function freshState(fileAt: string): FileState {
   return { context: { fileAt }, pending: {} };
 }
 
+type FileStat = Awaited<ReturnType<FileHandle['stat']>>;
+
+/** What one call works with; the steps below share it instead of a long list of arguments. */
+interface Run {
+  task: FileTask;
+  store: MemoryStore;
+  mem: FileMemory;
+  opts: ProcessOptions;
+  out: ProcessOutcome;
+  fh: FileHandle;
+  st: FileStat;
+  info: ReturnType<typeof fileInfo>;
+  maxLineBytes: number;
+  batchBytes: number;
+}
+
+/** Where reading goes on from, or the outcome to return right away. */
+type Start = { state: FileState; offset: number } | { done: ProcessOutcome };
+
+interface Batch { items: LineItem[]; next: number }
+
+interface Evaluated {
+  events: CaptureEvent[];
+  origins: Array<{ item: LineItem; index: number; raw: string }>;
+  letters: Letter[];
+}
+
+const storeRetry = (out: ProcessOutcome, e: unknown): ProcessOutcome => ({ ...out, status: 'retry', error: `store: ${(e as Error).message}` });
+
 export async function processFile(task: FileTask, store: MemoryStore, mem: FileMemory, opts: ProcessOptions = {}): Promise<ProcessOutcome> {
   const out: ProcessOutcome = { status: 'idle', offset: 0, size: 0, compressed: false, bytes: 0, lines: 0, stored: 0, duplicates: 0, deadLetters: 0 };
   let fh: FileHandle;
-  let st: Awaited<ReturnType<FileHandle['stat']>>;
+  let st: FileStat;
   try {
     fh = task.open ? await task.open() : await open(task.path, 'r');
     st = await fh.stat();
@@ -92,58 +121,20 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
     return { ...out, status: 'retry', error: (e as Error).message };
   }
   const deadline = Date.now() + (opts.timeBudgetMs ?? 250);
-  const maxLineBytes = task.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const info = fileInfo(task.path);
-  const batchBytes = opts.isolate ? 1 : opts.batchBytes ?? BATCH_BYTES;
+  const run: Run = {
+    task, store, mem, opts, out, fh, st,
+    info: fileInfo(task.path),
+    maxLineBytes: task.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    batchBytes: opts.isolate ? 1 : opts.batchBytes ?? BATCH_BYTES,
+  };
   try {
     if (mem.inode !== st.ino) { mem.inode = st.ino; mem.compressed = undefined; mem.skip = null; mem.lettered = new Set(); }
     mem.lettered ??= new Set();
-    let cp: TranscriptCheckpoint | undefined;
-    try { cp = store.getCheckpoint(task.checkpointKey ?? task.path); } catch (e) { return { ...out, status: 'retry', error: `store: ${(e as Error).message}` }; }
-
-    const fileAt = new Date(st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs).toISOString();
-    let state: FileState;
-    let offset: number;
-    if (!cp) {
-      state = freshState(fileAt);
-      offset = 0;
-      if (task.startAtEnd && st.size > 0) {
-        const init = await startAtEnd(fh, st.size, task, info, state, mem, maxLineBytes);
-        if (!init) return { ...out, size: st.size }; // nothing complete to learn from yet
-        offset = init;
-        const c = checkpoint(task, st.ino, offset, await fingerprint(fh, offset), state);
-        try { store.ingestWithCheckpoint([], c); } catch (e) { return { ...out, status: 'retry', error: `store: ${(e as Error).message}` }; }
-        out.reset = 'started at end';
-      }
-    } else {
-      state = { context: { ...(cp.context ?? {}) }, pending: { ...(cp.pending ?? {}) } } as FileState;
-      offset = cp.offset;
-      const reason =
-        cp.inode != null && cp.inode !== st.ino ? 'replaced (new inode)'
-        : st.size < cp.offset ? 'truncated'
-        : cp.offset > 0 && cp.fingerprint && (await fingerprint(fh, cp.offset)) !== cp.fingerprint ? 'rewritten (bytes before the offset changed)'
-        : undefined;
-      if (reason) {
-        // Read again from 0: idempotency keys keep what was already stored from being stored twice.
-        const keepAt = typeof cp.context?.fileAt === 'string' ? (cp.context.fileAt as string) : fileAt;
-        state = freshState(keepAt);
-        offset = 0;
-        mem.skip = null;
-        mem.lettered = new Set();
-        out.reset = reason;
-        opts.log?.info?.('transcript file restarted from 0', { file: task.path, reason });
-        try { store.ingestWithCheckpoint([], checkpoint(task, st.ino, 0, null, state)); } catch (e) { return { ...out, status: 'retry', error: `store: ${(e as Error).message}` }; }
-      }
-    }
-
+    const start = await resolveStart(run);
+    if ('done' in start) return start.done;
+    let { state, offset } = start;
     let size = st.size;
-    if (mem.compressed === undefined && size > 0) {
-      const head = Buffer.alloc(4);
-      const { bytesRead } = await fh.read(head, 0, 4, 0);
-      if (bytesRead >= 4) mem.compressed = isZstdMagic(head);
-      else if (head.subarray(0, bytesRead).includes(10)) mem.compressed = false;
-    }
-    out.compressed = mem.compressed === true;
+    await detectCompression(run, size);
 
     for (;;) {
       out.offset = offset;
@@ -155,89 +146,16 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
         continue;
       }
       if (mem.compressed === undefined) return out; // too few bytes to tell the format
-      const read = mem.compressed
-        ? { ...(await readZstdFrames(fh, offset, size, { budgetBytes: batchBytes, maxLineBytes })), skip: null }
-        : await readLines(fh, offset, size, { chunkBytes: Math.min(CHUNK_BYTES, Math.max(4096, batchBytes)), budgetBytes: batchBytes, maxLineBytes, skip: mem.skip });
-      mem.skip = read.skip;
-      let items = read.items;
-      let next = read.next;
-      if (opts.isolate) {
-        const cut = items.findIndex((i) => i.end !== null);
-        if (cut >= 0) { items = items.slice(0, cut + 1); next = items[cut].end as number; }
-      }
-      if (!items.length || next <= offset) return out; // a partial line or frame: wait for the rest
+      const batch = await readBatch(run, offset, size);
+      if (!batch.items.length || batch.next <= offset) return out; // a partial line or frame: wait for the rest
 
       const working = clone(state);
-      const events: CaptureEvent[] = [];
-      const origins: Array<{ item: LineItem; index: number; raw: string }> = [];
-      const letters: Letter[] = [];
-      items.forEach((item, index) => {
-        if (item.oversize) {
-          letters.push({ item, index, reason: `line of ${item.oversize.bytes} bytes exceeds the ${maxLineBytes}-byte limit`, raw: item.oversize.head });
-          return;
-        }
-        if (item.corrupt) { letters.push({ item, index, reason: item.corrupt.reason, raw: item.corrupt.head }); return; }
-        const text = item.text;
-        if (text === undefined || text.trim() === '') return;
-        out.lines++;
-        let record: unknown;
-        try { record = JSON.parse(text); } catch (e) {
-          letters.push({ item, index, reason: `unparseable JSON: ${(e as Error).message}`, raw: bounded(text) });
-          return;
-        }
-        if (!record || typeof record !== 'object' || Array.isArray(record)) {
-          letters.push({ item, index, reason: 'line is not a JSON object', raw: bounded(text) });
-          return;
-        }
-        let result;
-        try { result = task.schema.evaluate(record, working, info, { subagentOnly: task.subagentOnly }); } catch (e) {
-          letters.push({ item, index, reason: `schema evaluation failed: ${(e as Error).message}`, raw: bounded(text) });
-          return;
-        }
-        if (result.error) { letters.push({ item, index, reason: `invalid for schema ${task.schema.name}: ${result.error}`, raw: bounded(text) }); return; }
-        for (const ev of result.events) { events.push(ev); origins.push({ item, index, raw: text }); }
-      });
-
-      const c = checkpoint(task, st.ino, next, await fingerprint(fh, next), working);
-      try {
-        writeLetters(store, task, letters, mem, offset);
-      } catch (e) {
-        return { ...out, status: 'retry', error: `store: ${(e as Error).message}` };
-      }
-      let result;
-      try {
-        result = store.ingestWithCheckpoint(events, c);
-      } catch (e) {
-        if (!opts.isolate) return { ...out, status: 'retry', error: `store: ${(e as Error).message}` };
-        // A healthy store that fails on one record only: that record can never be stored.
-        try { store.ingestWithCheckpoint([], checkpoint(task, st.ino, offset, await fingerprint(fh, offset), state)); } catch {
-          return { ...out, status: 'retry', error: `store: ${(e as Error).message}` };
-        }
-        try {
-          writeLetters(store, task, items.map((item, index) => ({ item, index, reason: `the store fails on this record: ${(e as Error).message}`, raw: bounded(item.text ?? '') })), mem, offset);
-          result = store.ingestWithCheckpoint([], c);
-        } catch (e2) {
-          return { ...out, status: 'retry', error: `store: ${(e2 as Error).message}` };
-        }
-        out.deadLetters += items.length;
-      }
-      out.deadLetters += letters.length;
-      out.stored += result.stored;
-      out.duplicates += result.duplicates;
-      for (const r of result.rejected) {
-        const o = origins[r.index];
-        try {
-          store.addDeadLetter({ source: 'transcript', filePath: task.path, offset: o?.item.start ?? offset, reason: `rejected by the store (${r.code}): ${r.reason}`, raw: bounded(o?.raw ?? '') });
-          out.deadLetters++;
-        } catch (e) {
-          opts.log?.warn('dead letter not written', { file: task.path, offset: o?.item.start, error: (e as Error).message });
-        }
-      }
-      out.bytes += next - offset;
+      const failed = await storeBatch(run, batch, evaluateBatch(run, batch.items, working), offset, state, working);
+      if (failed) return failed;
       state = working;
-      offset = next;
+      offset = batch.next;
       out.offset = offset;
-      mem.lettered.clear();
+      mem.lettered!.clear();
       if (opts.isolate) return { ...out, status: offset < size ? 'more' : 'idle' };
       if (Date.now() > deadline) return { ...out, status: 'more' };
       await yieldToLoop();
@@ -246,6 +164,146 @@ export async function processFile(task: FileTask, store: MemoryStore, mem: FileM
     return { ...out, status: 'retry', error: (e as Error).message };
   } finally {
     await fh.close().catch(() => undefined);
+  }
+}
+
+/** The state and offset to read on from: a fresh file, its checkpoint, or 0 when the file changed under it. */
+async function resolveStart(run: Run): Promise<Start> {
+  const { task, store, mem, opts, out, fh, st } = run;
+  let cp: TranscriptCheckpoint | undefined;
+  try { cp = store.getCheckpoint(task.checkpointKey ?? task.path); } catch (e) { return { done: storeRetry(out, e) }; }
+
+  const fileAt = new Date(st.birthtimeMs > 0 ? st.birthtimeMs : st.mtimeMs).toISOString();
+  if (!cp) {
+    const state = freshState(fileAt);
+    if (!(task.startAtEnd && st.size > 0)) return { state, offset: 0 };
+    const init = await startAtEnd(fh, st.size, task, run.info, state, mem, run.maxLineBytes);
+    if (!init) return { done: { ...out, size: st.size } }; // nothing complete to learn from yet
+    const c = checkpoint(task, st.ino, init, await fingerprint(fh, init), state);
+    try { store.ingestWithCheckpoint([], c); } catch (e) { return { done: storeRetry(out, e) }; }
+    out.reset = 'started at end';
+    return { state, offset: init };
+  }
+  const reason =
+    cp.inode != null && cp.inode !== st.ino ? 'replaced (new inode)'
+    : st.size < cp.offset ? 'truncated'
+    : cp.offset > 0 && cp.fingerprint && (await fingerprint(fh, cp.offset)) !== cp.fingerprint ? 'rewritten (bytes before the offset changed)'
+    : undefined;
+  if (!reason) return { state: { context: { ...(cp.context ?? {}) }, pending: { ...(cp.pending ?? {}) } } as FileState, offset: cp.offset };
+  // Read again from 0: idempotency keys keep what was already stored from being stored twice.
+  const keepAt = typeof cp.context?.fileAt === 'string' ? (cp.context.fileAt as string) : fileAt;
+  const state = freshState(keepAt);
+  mem.skip = null;
+  mem.lettered = new Set();
+  out.reset = reason;
+  opts.log?.info?.('transcript file restarted from 0', { file: task.path, reason });
+  try { store.ingestWithCheckpoint([], checkpoint(task, st.ino, 0, null, state)); } catch (e) { return { done: storeRetry(out, e) }; }
+  return { state, offset: 0 };
+}
+
+/** Plain JSONL or zstd frames, told by the first four bytes (once per inode). */
+async function detectCompression(run: Run, size: number): Promise<void> {
+  const { mem, fh, out } = run;
+  if (mem.compressed === undefined && size > 0) {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    if (bytesRead >= 4) mem.compressed = isZstdMagic(head);
+    else if (head.subarray(0, bytesRead).includes(10)) mem.compressed = false;
+  }
+  out.compressed = mem.compressed === true;
+}
+
+/** The next batch of lines; in isolate mode cut after the first complete one. */
+async function readBatch(run: Run, offset: number, size: number): Promise<Batch> {
+  const { mem, fh, batchBytes, maxLineBytes } = run;
+  const read = mem.compressed
+    ? { ...(await readZstdFrames(fh, offset, size, { budgetBytes: batchBytes, maxLineBytes })), skip: null }
+    : await readLines(fh, offset, size, { chunkBytes: Math.min(CHUNK_BYTES, Math.max(4096, batchBytes)), budgetBytes: batchBytes, maxLineBytes, skip: mem.skip });
+  mem.skip = read.skip;
+  let items = read.items;
+  let next = read.next;
+  if (run.opts.isolate) {
+    const cut = items.findIndex((i) => i.end !== null);
+    if (cut >= 0) { items = items.slice(0, cut + 1); next = items[cut].end as number; }
+  }
+  return { items, next };
+}
+
+/** Lines to events (advancing `working`), and the lines that can never be accepted as dead letters. */
+function evaluateBatch(run: Run, items: LineItem[], working: FileState): Evaluated {
+  const { task, out, info, maxLineBytes } = run;
+  const got: Evaluated = { events: [], origins: [], letters: [] };
+  items.forEach((item, index) => {
+    const letter = (reason: string, raw: string) => { got.letters.push({ item, index, reason, raw }); };
+    if (item.oversize) return letter(`line of ${item.oversize.bytes} bytes exceeds the ${maxLineBytes}-byte limit`, item.oversize.head);
+    if (item.corrupt) return letter(item.corrupt.reason, item.corrupt.head);
+    const text = item.text;
+    if (text === undefined || text.trim() === '') return;
+    out.lines++;
+    let record: unknown;
+    try { record = JSON.parse(text); } catch (e) {
+      return letter(`unparseable JSON: ${(e as Error).message}`, bounded(text));
+    }
+    if (!record || typeof record !== 'object' || Array.isArray(record)) return letter('line is not a JSON object', bounded(text));
+    let result;
+    try { result = task.schema.evaluate(record, working, info, { subagentOnly: task.subagentOnly }); } catch (e) {
+      return letter(`schema evaluation failed: ${(e as Error).message}`, bounded(text));
+    }
+    if (result.error) return letter(`invalid for schema ${task.schema.name}: ${result.error}`, bounded(text));
+    for (const ev of result.events) { got.events.push(ev); got.origins.push({ item, index, raw: text }); }
+  });
+  return got;
+}
+
+/**
+ * Stores a batch's events, dead letters and new checkpoint together; returns the outcome to give
+ * back when the batch could not be stored (nothing advanced), or null when it was.
+ */
+async function storeBatch(run: Run, batch: Batch, got: Evaluated, offset: number, state: FileState, working: FileState): Promise<ProcessOutcome | null> {
+  const { task, store, mem, opts, out, fh, st } = run;
+  const { items, next } = batch;
+  const c = checkpoint(task, st.ino, next, await fingerprint(fh, next), working);
+  try {
+    writeLetters(store, task, got.letters, mem, offset);
+  } catch (e) {
+    return storeRetry(out, e);
+  }
+  let result;
+  try {
+    result = store.ingestWithCheckpoint(got.events, c);
+  } catch (e) {
+    if (!opts.isolate) return storeRetry(out, e);
+    // A healthy store that fails on one record only: that record can never be stored.
+    try { store.ingestWithCheckpoint([], checkpoint(task, st.ino, offset, await fingerprint(fh, offset), state)); } catch {
+      return storeRetry(out, e);
+    }
+    try {
+      writeLetters(store, task, items.map((item, index) => ({ item, index, reason: `the store fails on this record: ${(e as Error).message}`, raw: bounded(item.text ?? '') })), mem, offset);
+      result = store.ingestWithCheckpoint([], c);
+    } catch (e2) {
+      return storeRetry(out, e2);
+    }
+    out.deadLetters += items.length;
+  }
+  out.deadLetters += got.letters.length;
+  out.stored += result.stored;
+  out.duplicates += result.duplicates;
+  letterRejected(run, result.rejected, got.origins, offset);
+  out.bytes += next - offset;
+  return null;
+}
+
+/** Events the store refused one by one: kept as dead letters so the file still moves on. */
+function letterRejected(run: Run, rejected: IngestRejection[], origins: Evaluated['origins'], offset: number): void {
+  const { task, store, opts, out } = run;
+  for (const r of rejected) {
+    const o = origins[r.index];
+    try {
+      store.addDeadLetter({ source: 'transcript', filePath: task.path, offset: o?.item.start ?? offset, reason: `rejected by the store (${r.code}): ${r.reason}`, raw: bounded(o?.raw ?? '') });
+      out.deadLetters++;
+    } catch (e) {
+      opts.log?.warn('dead letter not written', { file: task.path, offset: o?.item.start, error: (e as Error).message });
+    }
   }
 }
 

@@ -13,7 +13,7 @@ import type { MemoryStore } from '../store/types.js';
 import { parseJsonText, validateConfig } from './config.js';
 import { compileSchema, type CompiledSchema } from './engine.js';
 import { compileGlob, expandGlob, type CompiledGlob } from './glob.js';
-import { DEFAULT_MAX_LINE_BYTES, processFile, type FileMemory } from './processor.js';
+import { DEFAULT_MAX_LINE_BYTES, processFile, type FileMemory, type ProcessOutcome } from './processor.js';
 import { loadShippedSchemas } from './shipped.js';
 import type { TranscriptSchema, TranscriptWatchConfig, WatchConfig, WatcherOptions, WatcherStatus } from './types.js';
 
@@ -84,42 +84,73 @@ interface FileRt {
 }
 
 export function startTranscriptWatcher(args: StartWatcherArgs): TranscriptWatcher {
-  const { store, log } = args;
-  const opts = args.options ?? {};
-  const env = opts.env ?? process.env;
-  const configPath = opts.configPath ?? args.paths.transcriptWatch;
-  const shipped = loadShippedSchemas();
-  if (shipped.errors.length) log.error('shipped transcript schemas do not validate', { errors: shipped.errors });
+  const w = new WatcherRuntime(args);
+  w.schedule(0);
+  return {
+    stop: () => w.stop(),
+    reload: () => w.reload(),
+    whenIdle: (timeoutMs = 30_000) => w.whenIdle(timeoutMs),
+    status: () => w.status(),
+  };
+}
 
-  let configHash: string | null = null;
-  let configError: string | undefined;
-  let settings = { ...DEFAULTS, ...stripUndefined(opts) };
-  const watches = new Map<string, WatchRt>();
-  const files = new Map<string, FileRt>();
-  const totals = { bytesRead: 0, lines: 0, eventsStored: 0, duplicates: 0, deadLetters: 0, retries: 0 };
-  let lastScanAt: string | undefined;
-  let running = true;
-  let timer: NodeJS.Timeout | undefined;
-  let busy: Promise<void> | null = null;
-  let again = false;
-  let forceConfig = true;
-  let nextDiscovery = 0;
-  let kicked = true;
-  let idleWaiters: Array<() => void> = [];
-  const fsWatchers = new Map<string, FSWatcher>();
+/** What the watcher counts over its life (shown by status). */
+type Totals = WatcherStatus['totals'];
 
-  const useFsWatch = opts.useFsWatch !== false;
+/**
+ * The watcher's state and its steps: config in force, the files found, the poll loop and the
+ * fs.watch handles. One instance per started watcher.
+ */
+class WatcherRuntime {
+  private readonly store: MemoryStore;
+  private readonly log: TranscriptLog;
+  private readonly opts: StartWatcherOptions;
+  private readonly env: Env;
+  private readonly configPath: string;
+  private readonly shipped: ReturnType<typeof loadShippedSchemas>;
+  private readonly useFsWatch: boolean;
 
-  function applyConfig(next: TranscriptWatchConfig): void {
-    settings = { ...DEFAULTS, ...stripUndefined(next.options ?? {}), ...stripUndefined(opts) };
-    const schemas: Record<string, TranscriptSchema> = { ...shipped.schemas, ...(next.schemas ?? {}) };
+  private configHash: string | null = null;
+  private configError: string | undefined;
+  private settings: typeof DEFAULTS;
+  private readonly watches = new Map<string, WatchRt>();
+  private readonly files = new Map<string, FileRt>();
+  private readonly totals: Totals = { bytesRead: 0, lines: 0, eventsStored: 0, duplicates: 0, deadLetters: 0, retries: 0 };
+  private lastScanAt: string | undefined;
+  private running = true;
+  private timer: NodeJS.Timeout | undefined;
+  private busy: Promise<void> | null = null;
+  /** A pass was asked for while one was running: run another at once. */
+  private again = false;
+  private forceConfig = true;
+  private nextDiscovery = 0;
+  private kicked = true;
+  private idleWaiters: Array<() => void> = [];
+  private readonly fsWatchers = new Map<string, FSWatcher>();
+
+  constructor(args: StartWatcherArgs) {
+    this.store = args.store;
+    this.log = args.log;
+    this.opts = args.options ?? {};
+    this.env = this.opts.env ?? process.env;
+    this.configPath = this.opts.configPath ?? args.paths.transcriptWatch;
+    this.shipped = loadShippedSchemas();
+    if (this.shipped.errors.length) this.log.error('shipped transcript schemas do not validate', { errors: this.shipped.errors });
+    this.settings = { ...DEFAULTS, ...stripUndefined(this.opts) } as typeof DEFAULTS;
+    this.useFsWatch = this.opts.useFsWatch !== false;
+  }
+
+  private applyConfig(next: TranscriptWatchConfig): void {
+    const { watches, files } = this;
+    this.settings = { ...DEFAULTS, ...stripUndefined(next.options ?? {}), ...stripUndefined(this.opts) } as typeof DEFAULTS;
+    const schemas: Record<string, TranscriptSchema> = { ...this.shipped.schemas, ...(next.schemas ?? {}) };
     const fresh = new Map<string, WatchRt>();
     for (const w of next.watches) {
       if (w.enabled === false) continue;
       const key = JSON.stringify([w.path, w.schema, !!w.startAtEnd, !!w.subagentOnly, next.schemas?.[w.schema] ?? null]);
       const old = watches.get(w.name);
       if (old && old.key === key) { fresh.set(w.name, { ...old, watch: w }); continue; }
-      fresh.set(w.name, { watch: w, key, schema: compileSchema(w.schema, schemas[w.schema]), glob: compileGlob(w.path, env), created: false });
+      fresh.set(w.name, { watch: w, key, schema: compileSchema(w.schema, schemas[w.schema]), glob: compileGlob(w.path, this.env), created: false });
     }
     // Files of removed or changed watches are dropped here and found again by discovery.
     for (const [p, f] of files) {
@@ -129,87 +160,97 @@ export function startTranscriptWatcher(args: StartWatcherArgs): TranscriptWatche
     }
     watches.clear();
     for (const [k, v] of fresh) watches.set(k, v);
-    nextDiscovery = 0;
-    refreshFsWatchers();
+    this.nextDiscovery = 0;
+    this.refreshFsWatchers();
   }
 
-  async function checkConfig(): Promise<void> {
+  private async checkConfig(): Promise<void> {
+    const { log, configPath } = this;
     let text: string;
     try {
       text = await readFile(configPath, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') { log.warn('transcript-watch.json unreadable', { file: configPath, error: (e as Error).message }); return; }
-      if (configHash !== 'absent') {
-        configHash = 'absent';
-        configError = undefined;
-        applyConfig({ watches: [] });
+      if (this.configHash !== 'absent') {
+        this.configHash = 'absent';
+        this.configError = undefined;
+        this.applyConfig({ watches: [] });
       }
       return;
     }
     const hash = createHash('sha1').update(text).digest('hex');
-    if (hash === configHash && !forceConfig) return;
-    forceConfig = false;
-    configHash = hash;
+    if (hash === this.configHash && !this.forceConfig) return;
+    this.forceConfig = false;
+    this.configHash = hash;
     const parsed = parseJsonText(text);
-    const v = parsed.ok ? validateConfig(parsed.value, Object.keys(shipped.schemas)) : { ok: false as const, errors: parsed.errors };
+    const v = parsed.ok ? validateConfig(parsed.value, Object.keys(this.shipped.schemas)) : { ok: false as const, errors: parsed.errors };
     if (!v.ok) {
-      configError = v.errors.join('\n');
+      this.configError = v.errors.join('\n');
       log.error('transcript-watch.json rejected; the last valid configuration stays in force', { file: configPath, errors: v.errors });
       return;
     }
     try {
-      applyConfig(v.value);
-      configError = undefined;
-      log.info('transcript watches loaded', { file: configPath, watches: [...watches.keys()] });
+      this.applyConfig(v.value);
+      this.configError = undefined;
+      log.info('transcript watches loaded', { file: configPath, watches: [...this.watches.keys()] });
     } catch (e) {
-      configError = (e as Error).message;
-      log.error('transcript-watch.json could not be applied', { file: configPath, error: configError });
+      this.configError = (e as Error).message;
+      log.error('transcript-watch.json could not be applied', { file: configPath, error: this.configError });
     }
   }
 
-  async function discover(): Promise<void> {
+  private async discover(): Promise<void> {
     const claimed = new Set<string>();
-    for (const w of watches.values()) {
+    for (const w of this.watches.values()) {
       let found: string[];
-      try { found = await expandGlob(w.glob); } catch (e) { log.warn('transcript glob failed', { watch: w.watch.name, error: (e as Error).message }); continue; }
+      try { found = await expandGlob(w.glob); } catch (e) { this.log.warn('transcript glob failed', { watch: w.watch.name, error: (e as Error).message }); continue; }
       found = found.filter((p) => !claimed.has(p));
       found.forEach((p) => claimed.add(p));
-      if (!w.created) {
-        // First sight of this watch: files that exist now start at their end (if asked), and the
-        // watch is marked created only after that, so a crash in between cannot skip them later.
-        let marker;
-        try { marker = store.getCheckpoint(watchMarkerKey(w.watch.name)); } catch (e) { log.warn('store unavailable', { error: (e as Error).message }); return; }
-        const creating = !marker || (marker.context as { path?: unknown })?.path !== w.watch.path;
-        for (const p of found) addFile(p, w, creating && !!w.watch.startAtEnd);
-        if (creating && w.watch.startAtEnd) {
-          for (const p of found) { const f = files.get(p); if (f && f.watch === w.watch.name) await step(f); }
-          if (found.some((p) => files.get(p)?.startAtEnd)) continue; // some could not be initialised yet: retry later
-        }
-        try {
-          if (creating) {
-            store.ingestWithCheckpoint([], { filePath: watchMarkerKey(w.watch.name), watchName: w.watch.name, offset: 0, inode: null, fingerprint: null, pending: {}, context: { path: w.watch.path, createdAt: new Date().toISOString() } });
-          }
-          w.created = true;
-        } catch (e) { log.warn('store unavailable', { error: (e as Error).message }); }
-      } else {
-        for (const p of found) addFile(p, w, false);
+      if (w.created) {
+        for (const p of found) this.addFile(p, w, false);
+      } else if ((await this.createWatch(w, found)) === 'store down') {
+        return;
       }
     }
-    lastScanAt = new Date().toISOString();
+    this.lastScanAt = new Date().toISOString();
   }
 
-  function addFile(path: string, w: WatchRt, startAtEnd: boolean): void {
-    const existing = files.get(path);
+  /**
+   * First sight of a watch: files that exist now start at their end (if asked), and the watch is
+   * marked created only after that, so a crash in between cannot skip them later.
+   */
+  private async createWatch(w: WatchRt, found: string[]): Promise<'store down' | 'later' | 'created'> {
+    const { store, log, files } = this;
+    let marker;
+    try { marker = store.getCheckpoint(watchMarkerKey(w.watch.name)); } catch (e) { log.warn('store unavailable', { error: (e as Error).message }); return 'store down'; }
+    const creating = !marker || (marker.context as { path?: unknown })?.path !== w.watch.path;
+    for (const p of found) this.addFile(p, w, creating && !!w.watch.startAtEnd);
+    if (creating && w.watch.startAtEnd) {
+      for (const p of found) { const f = files.get(p); if (f && f.watch === w.watch.name) await this.step(f); }
+      if (found.some((p) => files.get(p)?.startAtEnd)) return 'later'; // some could not be initialised yet: retry later
+    }
+    try {
+      if (creating) {
+        store.ingestWithCheckpoint([], { filePath: watchMarkerKey(w.watch.name), watchName: w.watch.name, offset: 0, inode: null, fingerprint: null, pending: {}, context: { path: w.watch.path, createdAt: new Date().toISOString() } });
+      }
+      w.created = true;
+    } catch (e) { log.warn('store unavailable', { error: (e as Error).message }); }
+    return 'created';
+  }
+
+  private addFile(path: string, w: WatchRt, startAtEnd: boolean): void {
+    const existing = this.files.get(path);
     if (existing) {
-      if (existing.watch !== w.watch.name && !watches.has(existing.watch)) existing.watch = w.watch.name;
+      if (existing.watch !== w.watch.name && !this.watches.has(existing.watch)) existing.watch = w.watch.name;
       return;
     }
-    files.set(path, { path, watch: w.watch.name, mem: {}, startAtEnd, nextAt: 0, failures: 0, offset: 0, size: 0, compressed: false, atEof: false });
-    if (useFsWatch && process.platform === 'linux') watchDir(dirname(path));
+    this.files.set(path, { path, watch: w.watch.name, mem: {}, startAtEnd, nextAt: 0, failures: 0, offset: 0, size: 0, compressed: false, atEof: false });
+    if (this.useFsWatch && process.platform === 'linux') this.watchDir(dirname(path));
   }
 
-  async function step(f: FileRt): Promise<'more' | 'done'> {
-    const w = watches.get(f.watch);
+  private async step(f: FileRt): Promise<'more' | 'done'> {
+    const { files, settings } = this;
+    const w = this.watches.get(f.watch);
     if (!w) { files.delete(f.path); return 'done'; }
     const now = Date.now();
     let st;
@@ -221,8 +262,26 @@ export function startTranscriptWatcher(args: StartWatcherArgs): TranscriptWatche
     }
     const res = await processFile(
       { path: f.path, watchName: w.watch.name, schema: w.schema, subagentOnly: w.watch.subagentOnly, startAtEnd: f.startAtEnd, maxLineBytes: settings.maxLineBytes },
-      store, f.mem, { timeBudgetMs: opts.timeBudgetMs, isolate: f.failures >= ISOLATE_AFTER, log },
+      this.store, f.mem, { timeBudgetMs: this.opts.timeBudgetMs, isolate: f.failures >= ISOLATE_AFTER, log: this.log },
     );
+    this.count(f, res);
+    if (res.status === 'missing') { files.delete(f.path); return 'done'; }
+    if (res.status === 'retry') { this.backOff(f, res, now); return 'done'; }
+    f.startAtEnd = false;
+    if (f.failures) this.log.info('transcript file recovered', { file: f.path, after: f.failures });
+    f.failures = 0;
+    f.lastError = undefined;
+    f.retryAt = undefined;
+    if (res.reset && res.reset !== 'started at end') this.log.info('transcript file restarted from 0', { file: f.path, reason: res.reset });
+    if (res.status === 'more') { f.nextAt = 0; f.atEof = false; return 'more'; }
+    f.atEof = res.offset >= res.size;
+    f.seen = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+    f.nextAt = now + settings.pollIntervalMs;
+    return 'done';
+  }
+
+  private count(f: FileRt, res: ProcessOutcome): void {
+    const totals = this.totals;
     totals.bytesRead += res.bytes;
     totals.lines += res.lines;
     totals.eventsStored += res.stored;
@@ -231,153 +290,155 @@ export function startTranscriptWatcher(args: StartWatcherArgs): TranscriptWatche
     f.offset = res.offset;
     f.size = res.size;
     f.compressed = res.compressed;
-    if (res.status === 'missing') { files.delete(f.path); return 'done'; }
-    if (res.status === 'retry') {
-      f.failures++;
-      totals.retries++;
-      const backoff = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(f.failures, 12));
-      f.nextAt = now + backoff;
-      f.retryAt = f.nextAt;
-      f.lastError = res.error;
-      f.atEof = false;
-      if (f.failures === 1 || f.failures % 10 === 0) log.warn('transcript file will be retried', { file: f.path, failures: f.failures, error: res.error });
-      return 'done';
-    }
-    f.startAtEnd = false;
-    if (f.failures) log.info('transcript file recovered', { file: f.path, after: f.failures });
-    f.failures = 0;
-    f.lastError = undefined;
-    f.retryAt = undefined;
-    if (res.reset && res.reset !== 'started at end') log.info('transcript file restarted from 0', { file: f.path, reason: res.reset });
-    if (res.status === 'more') { f.nextAt = 0; f.atEof = false; return 'more'; }
-    f.atEof = res.offset >= res.size;
-    f.seen = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
-    f.nextAt = now + settings.pollIntervalMs;
-    return 'done';
   }
 
-  async function pass(): Promise<boolean> {
+  /** A failed read is retried later, waiting longer after each failure in a row. */
+  private backOff(f: FileRt, res: ProcessOutcome, now: number): void {
+    f.failures++;
+    this.totals.retries++;
+    const backoff = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(f.failures, 12));
+    f.nextAt = now + backoff;
+    f.retryAt = f.nextAt;
+    f.lastError = res.error;
+    f.atEof = false;
+    if (f.failures === 1 || f.failures % 10 === 0) this.log.warn('transcript file will be retried', { file: f.path, failures: f.failures, error: res.error });
+  }
+
+  private async pass(): Promise<boolean> {
     const now = Date.now();
-    if (forceConfig || kicked || now >= nextDiscovery) await checkConfig();
-    if (kicked || now >= nextDiscovery) {
-      kicked = false;
-      await discover();
-      nextDiscovery = Date.now() + settings.discoveryIntervalMs;
+    if (this.forceConfig || this.kicked || now >= this.nextDiscovery) await this.checkConfig();
+    if (this.kicked || now >= this.nextDiscovery) {
+      this.kicked = false;
+      await this.discover();
+      this.nextDiscovery = Date.now() + this.settings.discoveryIntervalMs;
     }
     let more = false;
-    for (const f of [...files.values()]) {
-      if (!running) break;
+    for (const f of [...this.files.values()]) {
+      if (!this.running) break;
       if (f.nextAt > Date.now()) continue;
-      if ((await step(f)) === 'more') more = true;
+      if ((await this.step(f)) === 'more') more = true;
     }
     return more;
   }
 
-  function schedule(delay: number): void {
-    if (!running) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(run, Math.max(0, delay));
-    timer.unref?.();
+  schedule(delay: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.run(), Math.max(0, delay));
+    this.timer.unref?.();
   }
 
-  function run(): void {
-    timer = undefined;
-    if (busy) { again = true; return; }
-    busy = (async () => {
+  private run(): void {
+    this.timer = undefined;
+    if (this.busy) { this.again = true; return; }
+    this.busy = (async () => {
       let more = false;
-      try { more = await pass(); } catch (e) { log.error('transcript watcher pass failed', { error: (e as Error).message }); }
-      busy = null;
-      if (!running) return;
-      const pendingRetry = [...files.values()].some((f) => f.failures > 0 || f.startAtEnd);
-      if (!more && !again && !pendingRetry && !kicked) { const w = idleWaiters; idleWaiters = []; w.forEach((r) => r()); }
-      let next = settings.pollIntervalMs;
-      for (const f of files.values()) next = Math.min(next, Math.max(0, f.nextAt - Date.now()));
-      next = Math.min(next, Math.max(0, nextDiscovery - Date.now()));
-      schedule(more || again ? 0 : next);
-      again = false;
+      try { more = await this.pass(); } catch (e) { this.log.error('transcript watcher pass failed', { error: (e as Error).message }); }
+      this.busy = null;
+      if (!this.running) return;
+      this.afterPass(more);
     })();
   }
 
+  /** Wakes idle waiters when nothing is left to read, and schedules the next pass. */
+  private afterPass(more: boolean): void {
+    const { files } = this;
+    const pendingRetry = [...files.values()].some((f) => f.failures > 0 || f.startAtEnd);
+    if (!more && !this.again && !pendingRetry && !this.kicked) this.wakeIdle();
+    let next = this.settings.pollIntervalMs;
+    for (const f of files.values()) next = Math.min(next, Math.max(0, f.nextAt - Date.now()));
+    next = Math.min(next, Math.max(0, this.nextDiscovery - Date.now()));
+    this.schedule(more || this.again ? 0 : next);
+    this.again = false;
+  }
+
+  private wakeIdle(): void {
+    const w = this.idleWaiters;
+    this.idleWaiters = [];
+    w.forEach((r) => r());
+  }
+
   /** Re-discover (new files, config) and make every file due. */
-  function kick(): void {
-    kicked = true;
-    for (const f of files.values()) if (f.failures === 0) f.nextAt = 0;
-    schedule(5);
+  private kick(): void {
+    this.kicked = true;
+    for (const f of this.files.values()) if (f.failures === 0) f.nextAt = 0;
+    this.schedule(5);
   }
 
   /** An fs.watch event: a known file that changed is read at once; anything else triggers discovery. */
-  function onFsEvent(dir: string, eventType: string, filename: string | Buffer | null): void {
-    const f = filename ? files.get(join(dir, String(filename))) : undefined;
+  private onFsEvent(dir: string, eventType: string, filename: string | Buffer | null): void {
+    const f = filename ? this.files.get(join(dir, String(filename))) : undefined;
     if (eventType === 'change' && f) {
       if (f.failures === 0) f.nextAt = 0;
-      schedule(2);
+      this.schedule(2);
     } else {
-      kick();
+      this.kick();
     }
   }
 
-  function watchDir(dir: string, recursive = false): void {
-    if (!useFsWatch || fsWatchers.has(dir) || fsWatchers.size >= MAX_DIR_WATCHERS) return;
+  private watchDir(dir: string, recursive = false): void {
+    const fsWatchers = this.fsWatchers;
+    if (!this.useFsWatch || fsWatchers.has(dir) || fsWatchers.size >= MAX_DIR_WATCHERS) return;
     try {
-      const w = fsWatch(dir, { persistent: false, recursive }, (type, name) => onFsEvent(dir, type, name));
+      const w = fsWatch(dir, { persistent: false, recursive }, (type, name) => this.onFsEvent(dir, type, name));
       w.on('error', () => { w.close(); fsWatchers.delete(dir); });
       fsWatchers.set(dir, w);
     } catch { /* not supported here or the directory is missing: polling covers it */ }
   }
 
-  function refreshFsWatchers(): void {
-    if (!useFsWatch) return;
-    for (const w of fsWatchers.values()) w.close();
-    fsWatchers.clear();
-    watchDir(dirname(configPath));
+  private refreshFsWatchers(): void {
+    if (!this.useFsWatch) return;
+    for (const w of this.fsWatchers.values()) w.close();
+    this.fsWatchers.clear();
+    this.watchDir(dirname(this.configPath));
     const recursive = process.platform === 'darwin' || process.platform === 'win32';
-    for (const w of watches.values()) watchDir(w.glob.literal ? dirname(w.glob.base) : w.glob.base, recursive);
-    if (process.platform === 'linux') for (const f of files.values()) watchDir(dirname(f.path));
+    for (const w of this.watches.values()) this.watchDir(w.glob.literal ? dirname(w.glob.base) : w.glob.base, recursive);
+    if (process.platform === 'linux') for (const f of this.files.values()) this.watchDir(dirname(f.path));
   }
 
-  schedule(0);
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    for (const w of this.fsWatchers.values()) w.close();
+    this.fsWatchers.clear();
+    if (this.busy) await this.busy;
+    this.wakeIdle();
+  }
 
-  return {
-    async stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      for (const w of fsWatchers.values()) w.close();
-      fsWatchers.clear();
-      if (busy) await busy;
-      const w = idleWaiters; idleWaiters = []; w.forEach((r) => r());
-    },
-    reload() {
-      forceConfig = true;
-      kick();
-    },
-    whenIdle(timeoutMs = 30_000) {
-      return new Promise<boolean>((resolve) => {
-        const t = setTimeout(() => resolve(false), timeoutMs);
-        idleWaiters.push(() => { clearTimeout(t); resolve(true); });
-        kick();
-      });
-    },
-    status(): WatcherStatus {
-      const count = new Map<string, number>();
-      for (const f of files.values()) count.set(f.watch, (count.get(f.watch) ?? 0) + 1);
-      return {
-        running,
-        configPath,
-        configError,
-        watches: [...watches.values()].map((w) => ({
-          name: w.watch.name, schema: w.watch.schema, path: w.watch.path, files: count.get(w.watch.name) ?? 0,
-          subagentOnly: !!w.watch.subagentOnly, startAtEnd: !!w.watch.startAtEnd,
-        })),
-        files: [...files.values()].map((f) => ({
-          path: f.path, watch: f.watch, offset: f.offset, size: f.size, compressed: f.compressed,
-          ...(f.lastError ? { lastError: f.lastError } : {}),
-          ...(f.retryAt ? { retryAt: new Date(f.retryAt).toISOString() } : {}),
-        })),
-        totals: { ...totals },
-        lastScanAt,
-      };
-    },
-  };
+  reload(): void {
+    this.forceConfig = true;
+    this.kick();
+  }
+
+  whenIdle(timeoutMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), timeoutMs);
+      this.idleWaiters.push(() => { clearTimeout(t); resolve(true); });
+      this.kick();
+    });
+  }
+
+  status(): WatcherStatus {
+    const { files } = this;
+    const count = new Map<string, number>();
+    for (const f of files.values()) count.set(f.watch, (count.get(f.watch) ?? 0) + 1);
+    return {
+      running: this.running,
+      configPath: this.configPath,
+      configError: this.configError,
+      watches: [...this.watches.values()].map((w) => ({
+        name: w.watch.name, schema: w.watch.schema, path: w.watch.path, files: count.get(w.watch.name) ?? 0,
+        subagentOnly: !!w.watch.subagentOnly, startAtEnd: !!w.watch.startAtEnd,
+      })),
+      files: [...files.values()].map((f) => ({
+        path: f.path, watch: f.watch, offset: f.offset, size: f.size, compressed: f.compressed,
+        ...(f.lastError ? { lastError: f.lastError } : {}),
+        ...(f.retryAt ? { retryAt: new Date(f.retryAt).toISOString() } : {}),
+      })),
+      totals: { ...this.totals },
+      lastScanAt: this.lastScanAt,
+    };
+  }
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -67,94 +67,120 @@ export interface ZstdReadOptions {
 
 /** Reads the complete frames after `offset` and returns their lines. */
 export async function readZstdFrames(fh: FileHandle, offset: number, size: number, opts: ZstdReadOptions): Promise<ReadResult> {
-  const items: LineItem[] = [];
-  let next = offset;
-  let window = Math.min(size - offset, Math.max(opts.budgetBytes, 64 * 1024));
-  let buf = Buffer.alloc(0);
-  let bufStart = offset;
-  // Text of frames that ended mid-line, with where that group began.
-  let groupStart = offset;
-  let groupText = '';
-  const decoder = new TextDecoder('utf-8');
-
-  const loadFrom = async (from: number, length: number) => {
-    const b = Buffer.allocUnsafe(length);
-    const { bytesRead } = await fh.read(b, 0, length, from);
-    buf = b.subarray(0, bytesRead);
-    bufStart = from;
-  };
-
-  // A corrupt frame after frames that ended mid-line: their partial text is dead-lettered too.
-  const breakGroup = (at: number) => {
-    if (!groupText) return;
-    items.push({ start: groupStart, end: at, corrupt: { reason: 'line cut short by a corrupt zstd frame', head: groupText.slice(0, DEAD_LETTER_RAW_BYTES) } });
-    groupText = '';
-  };
-
-  let pos = offset;
-  await loadFrom(pos, window);
-  while (pos < size && next - offset < opts.budgetBytes) {
-    const rel = pos - bufStart;
-    const scan = scanFrame(buf, rel);
+  const r = new FrameReader(fh, offset, size, opts);
+  await r.loadFrom(offset, r.window);
+  while (r.pos < size && r.next - offset < opts.budgetBytes) {
+    const rel = r.pos - r.bufStart;
+    const scan = scanFrame(r.buf, rel);
     if (scan.kind === 'incomplete') {
-      if (bufStart + buf.length >= size) break; // the writer has not finished this frame
-      window = Math.min(size - pos, Math.max(scan.needed, window * 2));
-      await loadFrom(pos, window);
-      continue;
+      if (r.bufStart + r.buf.length >= size) break; // the writer has not finished this frame
+      r.window = Math.min(size - r.pos, Math.max(scan.needed, r.window * 2));
+      await r.loadFrom(r.pos, r.window);
+    } else if (scan.kind === 'invalid') {
+      await r.skipInvalid(rel, scan.reason);
+    } else {
+      r.takeFrame(rel, scan.kind, scan.length);
     }
-    if (scan.kind === 'invalid') {
-      // Resynchronise on the next frame magic; the bytes in between are dead-lettered.
-      let found = -1;
-      for (let i = rel + 1; i + 4 <= buf.length; i++) {
-        if (buf[i] === 0x28 && buf[i + 1] === 0xb5 && buf[i + 2] === 0x2f && buf[i + 3] === 0xfd) { found = i; break; }
-      }
-      if (found < 0 && bufStart + buf.length < size && window < MAX_FRAME_BYTES) {
-        window = Math.min(size - pos, window * 2);
-        await loadFrom(pos, window);
-        continue;
-      }
-      const end = found < 0 ? bufStart + buf.length : bufStart + found;
-      breakGroup(pos);
-      items.push({ start: pos, end, corrupt: { reason: scan.reason, head: buf.subarray(rel, Math.min(rel + 256, buf.length)).toString('hex') } });
-      pos = end;
-      next = pos;
-      continue;
+  }
+  // Items of an unfinished group are not returned: they are re-read with the rest of their line.
+  const items = r.items;
+  let keep = items.length;
+  while (keep > 0 && items[keep - 1].end === null) keep--;
+  return { items: items.slice(0, keep), next: r.next };
+}
+
+/** One read's position, read-ahead buffer and the text of frames that ended mid-line. */
+class FrameReader {
+  readonly items: LineItem[] = [];
+  /** Where the next read may begin: the end of the last frame whose lines are complete. */
+  next: number;
+  pos: number;
+  window: number;
+  buf = Buffer.alloc(0);
+  bufStart: number;
+  // Text of frames that ended mid-line, with where that group began.
+  private groupStart: number;
+  private groupText = '';
+  private readonly decoder = new TextDecoder('utf-8');
+
+  constructor(private readonly fh: FileHandle, offset: number, private readonly size: number, private readonly opts: ZstdReadOptions) {
+    this.next = offset;
+    this.pos = offset;
+    this.bufStart = offset;
+    this.groupStart = offset;
+    this.window = Math.min(size - offset, Math.max(opts.budgetBytes, 64 * 1024));
+  }
+
+  async loadFrom(from: number, length: number): Promise<void> {
+    const b = Buffer.allocUnsafe(length);
+    const { bytesRead } = await this.fh.read(b, 0, length, from);
+    this.buf = b.subarray(0, bytesRead);
+    this.bufStart = from;
+  }
+
+  /** Resynchronises on the next frame magic; the bytes in between are dead-lettered. */
+  async skipInvalid(rel: number, reason: string): Promise<void> {
+    const { buf, bufStart, pos } = this;
+    let found = -1;
+    for (let i = rel + 1; i + 4 <= buf.length; i++) {
+      if (buf[i] === 0x28 && buf[i + 1] === 0xb5 && buf[i + 2] === 0x2f && buf[i + 3] === 0xfd) { found = i; break; }
     }
-    const frameStart = pos;
-    const frame = buf.subarray(rel, rel + scan.length);
-    pos += scan.length;
-    if (scan.kind === 'skippable') {
-      if (!groupText) next = pos;
-      continue;
+    if (found < 0 && bufStart + buf.length < this.size && this.window < MAX_FRAME_BYTES) {
+      this.window = Math.min(this.size - pos, this.window * 2);
+      await this.loadFrom(pos, this.window);
+      return;
+    }
+    const end = found < 0 ? bufStart + buf.length : bufStart + found;
+    this.breakGroup(pos);
+    this.items.push({ start: pos, end, corrupt: { reason, head: buf.subarray(rel, Math.min(rel + 256, buf.length)).toString('hex') } });
+    this.pos = end;
+    this.next = end;
+  }
+
+  /** A complete frame: skipped, decoded into the current group, or dead-lettered if it does not decode. */
+  takeFrame(rel: number, kind: 'frame' | 'skippable', length: number): void {
+    const frameStart = this.pos;
+    const frame = this.buf.subarray(rel, rel + length);
+    this.pos += length;
+    if (kind === 'skippable') {
+      if (!this.groupText) this.next = this.pos;
+      return;
     }
     let text: string;
     try {
-      text = decoder.decode(decompress(frame));
+      text = this.decoder.decode(decompress(frame));
     } catch (e) {
-      breakGroup(frameStart);
-      items.push({ start: frameStart, end: pos, corrupt: { reason: `zstd frame does not decode: ${(e as Error).message}`, head: frame.subarray(0, 256).toString('hex') } });
-      next = pos;
-      continue;
+      this.breakGroup(frameStart);
+      this.items.push({ start: frameStart, end: this.pos, corrupt: { reason: `zstd frame does not decode: ${(e as Error).message}`, head: frame.subarray(0, 256).toString('hex') } });
+      this.next = this.pos;
+      return;
     }
-    if (!groupText) groupStart = frameStart;
-    groupText += text;
-    if (!groupText.endsWith('\n')) continue;
-    const lines = groupText.split('\n');
+    if (!this.groupText) this.groupStart = frameStart;
+    this.groupText += text;
+    if (this.groupText.endsWith('\n')) this.emitGroup();
+  }
+
+  /** The group's lines; only the last carries an end, so a checkpoint lands after the whole group. */
+  private emitGroup(): void {
+    const { groupStart, pos } = this;
+    const lines = this.groupText.split('\n');
     lines.pop();
     lines.forEach((line, i) => {
-      const last = i === lines.length - 1;
-      const end = last ? pos : null;
-      if (Buffer.byteLength(line) > opts.maxLineBytes) {
-        items.push({ start: groupStart, end, oversize: { bytes: Buffer.byteLength(line), head: line.slice(0, DEAD_LETTER_RAW_BYTES) } });
+      const end = i === lines.length - 1 ? pos : null;
+      if (Buffer.byteLength(line) > this.opts.maxLineBytes) {
+        this.items.push({ start: groupStart, end, oversize: { bytes: Buffer.byteLength(line), head: line.slice(0, DEAD_LETTER_RAW_BYTES) } });
       } else {
-        items.push({ start: groupStart, end, text: line });
+        this.items.push({ start: groupStart, end, text: line });
       }
     });
-    groupText = '';
-    next = pos;
+    this.groupText = '';
+    this.next = pos;
   }
-  // Items of an unfinished group are not returned: they are re-read with the rest of their line.
-  let keep = items.length;
-  while (keep > 0 && items[keep - 1].end === null) keep--;
-  return { items: items.slice(0, keep), next };
+
+  /** A corrupt frame after frames that ended mid-line: their partial text is dead-lettered too. */
+  private breakGroup(at: number): void {
+    if (!this.groupText) return;
+    this.items.push({ start: this.groupStart, end: at, corrupt: { reason: 'line cut short by a corrupt zstd frame', head: this.groupText.slice(0, DEAD_LETTER_RAW_BYTES) } });
+    this.groupText = '';
+  }
 }
