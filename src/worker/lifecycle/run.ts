@@ -151,23 +151,23 @@ async function stopUnprovenWorker(pid: number): Promise<boolean> {
   return false;
 }
 
-async function serve(paths: DataPaths, settings: Settings, token: string, store: MemoryStore, logger: Logger, exit: (code: number) => void) {
-  const instanceId = randomUUID();
-  const startedAt = new Date();
-  const health = (): HealthBody => ({
-    ok: true, name: 'claude-mem', version: VERSION, pid: process.pid, instanceId, dataDir: paths.root,
-    startedAt: startedAt.toISOString(), uptimeMs: Date.now() - startedAt.getTime(),
-  });
-  const storage = new StorageHealth(logger);
-  const drain = new SpoolDrain({ store, spoolDir: paths.spool, logger, storage, intervalMs: settings.spoolDrainIntervalMs });
+/** What the worker runs besides its HTTP server; each part is stopped in order on shutdown. */
+interface WorkerParts {
+  paths: DataPaths;
+  store: MemoryStore;
+  logger: Logger;
+  instanceId: string;
+  storage: StorageHealth;
+  drain: SpoolDrain;
+  sync: SyncService | undefined;
+  transcripts: () => TranscriptWatcher | undefined;
+}
+
+/** Once only: the server stops taking requests first so nothing new arrives while the rest closes. */
+function shutdownOnce(parts: WorkerParts, srv: () => WorkerServer, exit: (code: number) => void): (reason: string) => void {
+  const { logger, store, drain, sync, paths, instanceId } = parts;
   let stopping: Promise<void> | undefined;
-  let transcripts: TranscriptWatcher | undefined;
-  const sync = isSyncStore(store)
-    ? new SyncService({ paths, store, logger, pullIntervalMs: settings.syncPullIntervalMs })
-    : undefined;
-  const syncStore = isSyncStore(store) ? store : undefined;
-  const contextPullMs = Math.min(settings.syncContextPullMs, Math.floor(settings.contextBudgetMs / 4));
-  const shutdown = (reason: string) => {
+  return (reason) => {
     stopping ??= (async () => {
       logger.info('shutting down', { reason });
       const hard = setTimeout(() => {
@@ -175,9 +175,9 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
         exit(1);
       }, 15_000);
       hard.unref();
-      await srv.close(5000);
+      await srv().close(5000);
       await drain.stop();
-      await transcripts?.stop();
+      await parts.transcripts()?.stop();
       await sync?.stop();
       try {
         store.close(); // checkpoints the WAL
@@ -189,8 +189,14 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
       exit(0);
     })();
   };
+}
+
+function routeContext(parts: WorkerParts, settings: Settings, health: () => HealthBody, shutdown: (reason: string) => void): RouteContext {
+  const { paths, store, logger, storage, drain, sync } = parts;
+  const syncStore = isSyncStore(store) ? store : undefined;
+  const contextPullMs = Math.min(settings.syncContextPullMs, Math.floor(settings.contextBudgetMs / 4));
   const batcher = new IngestBatcher(store);
-  const ctx: RouteContext = {
+  return {
     store, logger, health, shutdown,
     ingest: async (events) => {
       const result = await batcher.submit(events);
@@ -203,7 +209,7 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
       if (storage.failed(err)) drain.kick(1000);
     },
     storageState: () => storage.state(),
-    transcripts: () => transcripts?.status(),
+    transcripts: () => parts.transcripts()?.status(),
     sync: sync && syncStore ? {
       status: () => syncStatus(paths, syncStore, sync.backoff()),
       now: () => sync.now(),
@@ -215,6 +221,50 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
       return { files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) };
     },
   };
+}
+
+/** worker.json is written only once the port is bound, so clients never find a worker that is not listening. */
+async function bindAndAnnounce(srv: WorkerServer, paths: DataPaths, settings: Settings, startedAt: Date, instanceId: string, logger: Logger): Promise<number> {
+  const port = await listenOrFail(srv, paths, settings.port);
+  if (settings.port !== port) updateSettings(paths, { port });
+  const info: WorkerInfo = { pid: process.pid, port, version: VERSION, startedAt: startedAt.toISOString(), dataDir: paths.root, instanceId };
+  writeWorkerInfo(paths, info);
+  clearStartError(paths);
+  // Made now, while there is room: hooks count lost events in it when even the spool fails.
+  if (!ensureLossRecord(paths.root)) logger.warn('cannot create the loss record', { file: lossRecordPath(paths.root) });
+  releaseStartLock(paths);
+  return port;
+}
+
+function handleProcessSignals(shutdown: (reason: string) => void, paths: DataPaths, instanceId: string, logger: Logger, exit: (code: number) => void) {
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGHUP', () => logger.info('SIGHUP ignored'));
+  process.on('uncaughtException', (err) => {
+    logger.error('uncaught exception', { err });
+    removeWorkerInfoIfOurs(paths, instanceId);
+    exit(1);
+  });
+  process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err }));
+}
+
+async function serve(paths: DataPaths, settings: Settings, token: string, store: MemoryStore, logger: Logger, exit: (code: number) => void) {
+  const instanceId = randomUUID();
+  const startedAt = new Date();
+  const health = (): HealthBody => ({
+    ok: true, name: 'claude-mem', version: VERSION, pid: process.pid, instanceId, dataDir: paths.root,
+    startedAt: startedAt.toISOString(), uptimeMs: Date.now() - startedAt.getTime(),
+  });
+  const storage = new StorageHealth(logger);
+  let transcripts: TranscriptWatcher | undefined;
+  const parts: WorkerParts = {
+    paths, store, logger, instanceId, storage,
+    drain: new SpoolDrain({ store, spoolDir: paths.spool, logger, storage, intervalMs: settings.spoolDrainIntervalMs }),
+    sync: isSyncStore(store) ? new SyncService({ paths, store, logger, pullIntervalMs: settings.syncPullIntervalMs }) : undefined,
+    transcripts: () => transcripts,
+  };
+  const shutdown = shutdownOnce(parts, () => srv, exit);
+  const ctx = routeContext(parts, settings, health, shutdown);
   const viewer = createViewer({ ctx, token, instanceId, port: () => srv.port(), dataDir: paths.root });
   ctx.viewerLink = () => viewer.link();
   const srv = createWorkerServer({
@@ -225,27 +275,12 @@ async function serve(paths: DataPaths, settings: Settings, token: string, store:
     limits: { default: settings.maxBodyBytes, events: settings.maxEventsBodyBytes },
   });
 
-  const port = await listenOrFail(srv, paths, settings.port);
-  if (settings.port !== port) updateSettings(paths, { port });
-  const info: WorkerInfo = { pid: process.pid, port, version: VERSION, startedAt: startedAt.toISOString(), dataDir: paths.root, instanceId };
-  writeWorkerInfo(paths, info);
-  clearStartError(paths);
-  // Made now, while there is room: hooks count lost events in it when even the spool fails.
-  if (!ensureLossRecord(paths.root)) logger.warn('cannot create the loss record', { file: lossRecordPath(paths.root) });
-  releaseStartLock(paths);
-  drain.start();
-  sync?.start();
+  const port = await bindAndAnnounce(srv, paths, settings, startedAt, instanceId, logger);
+  parts.drain.start();
+  parts.sync?.start();
   // Transcript capture runs inside the worker so checkpoints commit with the events they produced.
   transcripts = startTranscriptWatcher({ store, paths, log: logger });
 
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGHUP', () => logger.info('SIGHUP ignored'));
-  process.on('uncaughtException', (err) => {
-    logger.error('uncaught exception', { err });
-    removeWorkerInfoIfOurs(paths, instanceId);
-    exit(1);
-  });
-  process.on('unhandledRejection', (err) => logger.error('unhandled rejection', { err }));
+  handleProcessSignals(shutdown, paths, instanceId, logger, exit);
   logger.info('worker ready', { pid: process.pid, port, version: VERSION, dataDir: paths.root, instanceId });
 }

@@ -71,19 +71,15 @@ export function createExtension(profile: ExtensionProfile, moduleUrl?: string) {
   };
 }
 
-function setup(pi: ExtensionApiLike, profile: ExtensionProfile, rt: PluginRuntime): void {
-  const { host } = profile.spec;
-  const api = decideApi(profile.spec);
-  const log = rt.log;
-  let warned = false;
-  if (api.inert) {
-    log.problem(`${profile.spec.label} extension inactive: ${api.why} (that host's own claude-mem extension captures)`);
-    return;
-  }
-  if (!api.capture) log.problem(`capture off: ${api.why}; recall only`);
+type On = (event: string, ms: number, fn: (e: Ev, ctx: ExtensionContextLike) => Promise<unknown> | unknown) => void;
 
-  /** Said once, where the user sees it: a notification in the TUI, one stderr line otherwise. */
-  const announce = (ctx: ExtensionContextLike | undefined) => {
+const key = (s: map.SessionRef) => ({ cwd: s.cwd, sessionId: s.sessionId });
+const at = () => new Date().toISOString();
+
+/** Said once, where the user sees it: a notification in the TUI, one stderr line otherwise. */
+function captureOffNotice(api: ApiDecision): (ctx: ExtensionContextLike | undefined) => void {
+  let warned = false;
+  return (ctx) => {
     if (api.capture || warned) return;
     warned = true;
     const line = `claude-mem: capture is off (${api.why}); memory recall still works. Update claude-mem to capture this release.`;
@@ -94,17 +90,11 @@ function setup(pi: ExtensionApiLike, profile: ExtensionProfile, rt: PluginRuntim
       // Nowhere to say it: the log has it.
     }
   };
+}
 
-  const key = (s: map.SessionRef) => ({ cwd: s.cwd, sessionId: s.sessionId });
-  const at = () => new Date().toISOString();
-  const on = (event: string, ms: number, fn: (e: Ev, ctx: ExtensionContextLike) => Promise<unknown> | unknown) =>
-    pi.on(event, (e, ctx) => withinBudget<unknown>(log, `${host} ${event}`, ms, undefined, () => fn(e ?? {}, ctx)));
-  const capture = (fn: (s: map.SessionRef, e: Ev) => CaptureEvent | undefined) =>
-    async (e: Ev, ctx: ExtensionContextLike) => {
-      const s = map.sessionRef(ctx);
-      if (s) await rt.capture([fn(s, e)]);
-    };
-
+/** Recall runs on every release: the session's context is prefetched and added before each turn. */
+function onRecallEvents(on: On, host: HostApiSpec['host'], api: ApiDecision, rt: PluginRuntime) {
+  const announce = captureOffNotice(api);
   on('session_start', CAPTURE_WAIT_MS, async (e, ctx) => {
     announce(ctx);
     const s = map.sessionRef(ctx);
@@ -122,40 +112,65 @@ function setup(pi: ExtensionApiLike, profile: ExtensionProfile, rt: PluginRuntim
     const systemPrompt = withContext(e.systemPrompt, context);
     return systemPrompt === undefined ? undefined : { systemPrompt };
   });
+}
 
-  if (api.capture) {
-    on('tool_execution_start', CAPTURE_WAIT_MS, capture((s, e) => map.toolUse(host, s, e, at())));
-    // Returns nothing: a tool_result handler's answer would patch the tool's result.
-    on('tool_result', CAPTURE_WAIT_MS, capture((s, e) => map.toolResult(host, s, e, at())));
-    on('agent_end', CAPTURE_WAIT_MS, capture((s, e) => map.assistantMessage(host, s, e, at())));
-    on('session_compact', CAPTURE_WAIT_MS, async (e, ctx) => {
+/** Only on a release whose extension API is known: the other events' shapes are trusted there. */
+function onCaptureEvents(on: On, host: HostApiSpec['host'], rt: PluginRuntime) {
+  const capture = (fn: (s: map.SessionRef, e: Ev) => CaptureEvent | undefined) =>
+    async (e: Ev, ctx: ExtensionContextLike) => {
       const s = map.sessionRef(ctx);
-      if (!s) return;
-      rt.forgetContext(s.sessionId);
-      await rt.capture([map.compact(host, s, e, at())]);
-    });
-    on('session_shutdown', CAPTURE_WAIT_MS, async (e, ctx) => {
-      const s = map.sessionRef(ctx);
-      if (s && e.reason !== 'reload') await rt.capture([map.sessionEnd(host, s, e, at())]);
-      await rt.flush();
+      if (s) await rt.capture([fn(s, e)]);
+    };
+  on('tool_execution_start', CAPTURE_WAIT_MS, capture((s, e) => map.toolUse(host, s, e, at())));
+  // Returns nothing: a tool_result handler's answer would patch the tool's result.
+  on('tool_result', CAPTURE_WAIT_MS, capture((s, e) => map.toolResult(host, s, e, at())));
+  on('agent_end', CAPTURE_WAIT_MS, capture((s, e) => map.assistantMessage(host, s, e, at())));
+  on('session_compact', CAPTURE_WAIT_MS, async (e, ctx) => {
+    const s = map.sessionRef(ctx);
+    if (!s) return;
+    rt.forgetContext(s.sessionId);
+    await rt.capture([map.compact(host, s, e, at())]);
+  });
+  on('session_shutdown', CAPTURE_WAIT_MS, async (e, ctx) => {
+    const s = map.sessionRef(ctx);
+    if (s && e.reason !== 'reload') await rt.capture([map.sessionEnd(host, s, e, at())]);
+    await rt.flush();
+  });
+}
+
+function registerNativeTools(pi: ExtensionApiLike, host: HostApiSpec['host'], rt: PluginRuntime) {
+  const log = rt.log;
+  for (const spec of rt.recall.tools) {
+    pi.registerTool!({
+      name: spec.name,
+      label: spec.title,
+      description: spec.description,
+      parameters: spec.parameters,
+      async execute(_id, params, _signal, _onUpdate, ctx) {
+        const s = map.sessionRef(ctx);
+        const cwd = s?.cwd ?? (typeof ctx?.cwd === 'string' ? ctx.cwd : process.cwd());
+        const late = `claude-mem did not answer ${spec.name} within ${TOOL_WAIT_MS / 1000} s; run "claude-mem doctor".`;
+        const text = await withinBudget(log, `${host} ${spec.name}`, TOOL_WAIT_MS, late, () => rt.recall.run(spec.name, params, { cwd, sessionId: s?.sessionId }));
+        return { content: [{ type: 'text', text }], details: {} };
+      },
     });
   }
+}
 
-  if (profile.nativeTools && typeof pi.registerTool === 'function') {
-    for (const spec of rt.recall.tools) {
-      pi.registerTool({
-        name: spec.name,
-        label: spec.title,
-        description: spec.description,
-        parameters: spec.parameters,
-        async execute(_id, params, _signal, _onUpdate, ctx) {
-          const s = map.sessionRef(ctx);
-          const cwd = s?.cwd ?? (typeof ctx?.cwd === 'string' ? ctx.cwd : process.cwd());
-          const late = `claude-mem did not answer ${spec.name} within ${TOOL_WAIT_MS / 1000} s; run "claude-mem doctor".`;
-          const text = await withinBudget(log, `${host} ${spec.name}`, TOOL_WAIT_MS, late, () => rt.recall.run(spec.name, params, { cwd, sessionId: s?.sessionId }));
-          return { content: [{ type: 'text', text }], details: {} };
-        },
-      });
-    }
+function setup(pi: ExtensionApiLike, profile: ExtensionProfile, rt: PluginRuntime): void {
+  const { host } = profile.spec;
+  const api = decideApi(profile.spec);
+  const log = rt.log;
+  if (api.inert) {
+    log.problem(`${profile.spec.label} extension inactive: ${api.why} (that host's own claude-mem extension captures)`);
+    return;
   }
+  if (!api.capture) log.problem(`capture off: ${api.why}; recall only`);
+
+  // Every handler keeps to its budget: a slow worker never holds the host.
+  const on: On = (event, ms, fn) =>
+    pi.on(event, (e, ctx) => withinBudget<unknown>(log, `${host} ${event}`, ms, undefined, () => fn(e ?? {}, ctx)));
+  onRecallEvents(on, host, api, rt);
+  if (api.capture) onCaptureEvents(on, host, rt);
+  if (profile.nativeTools && typeof pi.registerTool === 'function') registerNativeTools(pi, host, rt);
 }

@@ -75,14 +75,17 @@ function query(params: Record<string, string | number | undefined>): string {
 
 class WorkerDown extends Error {}
 
-export function createRecall(host: HostId, link: WorkerLink, log: HookLog): RecallRunner {
+type WorkerCall = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T>;
+type RecallTool = (a: Args, c: RecallCallContext) => Promise<string>;
+
+/** A worker that is down is started once per call; an answer without the worker's proof is refused. */
+function workerCaller(link: WorkerLink): WorkerCall {
   const endpoint = async (): Promise<Endpoint> => {
     const e = link.endpoint() ?? (await link.start(RECALL_START_WAIT_MS));
     if (!e) throw new WorkerDown('the claude-mem worker is not running and did not start in time');
     return e;
   };
-
-  const call = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+  return async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
     const ep = await endpoint();
     let res;
     try {
@@ -98,67 +101,81 @@ export function createRecall(host: HostId, link: WorkerLink, log: HookLog): Reca
     if (res.status === 400 || res.status === 413 || res.status === 422) throw new ToolInputError(e?.message ?? `HTTP ${res.status}`);
     throw new WorkerDown(`the worker answered ${res.status}${e ? `: ${e.message}` : ''}`);
   };
+}
 
-  const tools: Record<string, (a: Args, c: RecallCallContext) => Promise<string>> = {
-    async mem_search(a, c) {
-      const q = optStr(a, 'query') ?? '';
-      const asked = optStr(a, 'project')?.trim();
-      const project = resolveProjectArg(asked, () => projectFor(c.cwd), 'current');
-      const type = optStr(a, 'type');
-      if (type && !(SEARCH_TYPES as readonly string[]).includes(type)) throw new ToolInputError(`"type" must be one of: ${SEARCH_TYPES.join(', ')}.`);
-      const offset = optInt(a, 'offset', 0, 10_000) ?? 0;
-      const body = await call<SearchAnswer>('GET', `/api/search${query(searchParams({
-        query: q, project, widen: !asked || CURRENT_PROJECT.includes(asked.toLowerCase()), host: resolveHostArg(optStr(a, 'host')),
-        type: type as SearchQuery['type'], since: resolveTimeArg('since', optStr(a, 'since')), until: resolveTimeArg('until', optStr(a, 'until')),
-        file: optStr(a, 'file'), hostSessionId: c.sessionId, sessionHost: c.sessionId ? host : undefined,
-        limit: optInt(a, 'limit', 1, 50) ?? 8, offset,
-      }))}`);
-      const { results, widened } = toSearchResults(body);
-      return searchText(results, q, project, offset, widened);
-    },
-    async mem_timeline(a, c) {
-      const anchor = optInt(a, 'anchor', 1, Number.MAX_SAFE_INTEGER);
-      const session = optStr(a, 'session');
-      // An anchor or session already pins the place; a default project would only hide items.
-      const project = (anchor !== undefined || session) && !optStr(a, 'project') ? undefined
-        : resolveProjectArg(optStr(a, 'project'), () => projectFor(c.cwd), 'current');
-      const body = await call<{ items?: TimelineItem[] }>('GET', `/api/timeline${query({
-        anchor, session, host: resolveHostArg(optStr(a, 'host')), project,
-        before: optInt(a, 'before', 0, 50) ?? 5, after: optInt(a, 'after', 0, 50) ?? 5,
-      })}`);
-      const scope = session ? `session ${session}` : project ? `project ${project}` : 'all projects';
-      return timelineText((body?.items ?? []).map(toTimelineItem), anchor, scope);
-    },
-    async mem_get_observations(a) {
-      const ids = idList(a);
-      const body = await call<{ observations?: Observation[] }>('POST', '/api/observations/batch', { ids });
-      const byId = new Map((body?.observations ?? []).map((o) => [Number(o.id), toObservation(o)]));
-      return observationsText(ids.flatMap((id) => byId.get(id) ?? []), ids.filter((id) => !byId.has(id)));
-    },
-    async mem_save(a, c) {
-      const text = optStr(a, 'text')?.trim();
-      if (!text) throw new ToolInputError('"text" is required: what to remember.');
-      const project = resolveProjectArg(optStr(a, 'project'), () => projectFor(c.cwd), 'current');
-      if (!project) throw new ToolInputError('mem_save needs one project; "*" is not allowed here.');
-      const files = strList(a, 'files')?.map((f) => (isAbsolute(f) ? f : resolve(c.cwd, f)));
-      const body = await call<{ observation?: Observation }>('POST', '/api/memory', {
-        text, title: optStr(a, 'title')?.trim() || undefined, project, cwd: c.cwd, host,
-        ...(c.sessionId && { hostSessionId: c.sessionId }), concepts: strList(a, 'concepts'), files,
-      });
-      if (!body?.observation) throw new WorkerDown('the worker answered without the saved observation');
-      const o = toObservation(body.observation);
-      return `Saved as #${o.id} in ${o.project}.\n\n${observationText(o)}`;
-    },
-    async mem_context(a, c) {
-      const cwd = optStr(a, 'cwd') ?? c.cwd;
-      if (!isAbsolute(cwd)) throw new ToolInputError(`"cwd" must be an absolute path; got "${cwd}".`);
-      const project = resolveProjectArg(optStr(a, 'project'), () => projectFor(cwd), 'current');
-      if (!project) throw new ToolInputError('mem_context works on one project; "*" is not allowed here.');
-      const body = await call<ContextResult>('GET', `/api/context${query({ project, cwd, maxTokens: optInt(a, 'maxTokens', 100, 20_000) ?? 1500 })}`);
-      return contextText({ project: body?.project || project, text: typeof body?.text === 'string' ? body.text : '', observationIds: [], summaryId: null, approxTokens: 0 });
-    },
+async function memSearch(host: HostId, call: WorkerCall, a: Args, c: RecallCallContext): Promise<string> {
+  const q = optStr(a, 'query') ?? '';
+  const asked = optStr(a, 'project')?.trim();
+  const project = resolveProjectArg(asked, () => projectFor(c.cwd), 'current');
+  const type = optStr(a, 'type');
+  if (type && !(SEARCH_TYPES as readonly string[]).includes(type)) throw new ToolInputError(`"type" must be one of: ${SEARCH_TYPES.join(', ')}.`);
+  const offset = optInt(a, 'offset', 0, 10_000) ?? 0;
+  const body = await call<SearchAnswer>('GET', `/api/search${query(searchParams({
+    query: q, project, widen: !asked || CURRENT_PROJECT.includes(asked.toLowerCase()), host: resolveHostArg(optStr(a, 'host')),
+    type: type as SearchQuery['type'], since: resolveTimeArg('since', optStr(a, 'since')), until: resolveTimeArg('until', optStr(a, 'until')),
+    file: optStr(a, 'file'), hostSessionId: c.sessionId, sessionHost: c.sessionId ? host : undefined,
+    limit: optInt(a, 'limit', 1, 50) ?? 8, offset,
+  }))}`);
+  const { results, widened } = toSearchResults(body);
+  return searchText(results, q, project, offset, widened);
+}
+
+async function memTimeline(call: WorkerCall, a: Args, c: RecallCallContext): Promise<string> {
+  const anchor = optInt(a, 'anchor', 1, Number.MAX_SAFE_INTEGER);
+  const session = optStr(a, 'session');
+  // An anchor or session already pins the place; a default project would only hide items.
+  const project = (anchor !== undefined || session) && !optStr(a, 'project') ? undefined
+    : resolveProjectArg(optStr(a, 'project'), () => projectFor(c.cwd), 'current');
+  const body = await call<{ items?: TimelineItem[] }>('GET', `/api/timeline${query({
+    anchor, session, host: resolveHostArg(optStr(a, 'host')), project,
+    before: optInt(a, 'before', 0, 50) ?? 5, after: optInt(a, 'after', 0, 50) ?? 5,
+  })}`);
+  const scope = session ? `session ${session}` : project ? `project ${project}` : 'all projects';
+  return timelineText((body?.items ?? []).map(toTimelineItem), anchor, scope);
+}
+
+async function memGetObservations(call: WorkerCall, a: Args): Promise<string> {
+  const ids = idList(a);
+  const body = await call<{ observations?: Observation[] }>('POST', '/api/observations/batch', { ids });
+  const byId = new Map((body?.observations ?? []).map((o) => [Number(o.id), toObservation(o)]));
+  return observationsText(ids.flatMap((id) => byId.get(id) ?? []), ids.filter((id) => !byId.has(id)));
+}
+
+async function memSave(host: HostId, call: WorkerCall, a: Args, c: RecallCallContext): Promise<string> {
+  const text = optStr(a, 'text')?.trim();
+  if (!text) throw new ToolInputError('"text" is required: what to remember.');
+  const project = resolveProjectArg(optStr(a, 'project'), () => projectFor(c.cwd), 'current');
+  if (!project) throw new ToolInputError('mem_save needs one project; "*" is not allowed here.');
+  const files = strList(a, 'files')?.map((f) => (isAbsolute(f) ? f : resolve(c.cwd, f)));
+  const body = await call<{ observation?: Observation }>('POST', '/api/memory', {
+    text, title: optStr(a, 'title')?.trim() || undefined, project, cwd: c.cwd, host,
+    ...(c.sessionId && { hostSessionId: c.sessionId }), concepts: strList(a, 'concepts'), files,
+  });
+  if (!body?.observation) throw new WorkerDown('the worker answered without the saved observation');
+  const o = toObservation(body.observation);
+  return `Saved as #${o.id} in ${o.project}.\n\n${observationText(o)}`;
+}
+
+async function memContext(call: WorkerCall, a: Args, c: RecallCallContext): Promise<string> {
+  const cwd = optStr(a, 'cwd') ?? c.cwd;
+  if (!isAbsolute(cwd)) throw new ToolInputError(`"cwd" must be an absolute path; got "${cwd}".`);
+  const project = resolveProjectArg(optStr(a, 'project'), () => projectFor(cwd), 'current');
+  if (!project) throw new ToolInputError('mem_context works on one project; "*" is not allowed here.');
+  const body = await call<ContextResult>('GET', `/api/context${query({ project, cwd, maxTokens: optInt(a, 'maxTokens', 100, 20_000) ?? 1500 })}`);
+  return contextText({ project: body?.project || project, text: typeof body?.text === 'string' ? body.text : '', observationIds: [], summaryId: null, approxTokens: 0 });
+}
+
+export function createRecall(host: HostId, link: WorkerLink, log: HookLog): RecallRunner {
+  const call = workerCaller(link);
+  const tools: Record<string, RecallTool> = {
+    mem_search: (a, c) => memSearch(host, call, a, c),
+    mem_timeline: (a, c) => memTimeline(call, a, c),
+    mem_get_observations: (a) => memGetObservations(call, a),
+    mem_save: (a, c) => memSave(host, call, a, c),
+    mem_context: (a, c) => memContext(call, a, c),
   };
 
+  // Never throws: a bad argument or a missing worker is an answer the agent can read.
   return async (name, args, ctx) => {
     try {
       if (!isRecallToolName(name)) return `Unknown claude-mem tool "${name}".`;
