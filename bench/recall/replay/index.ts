@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { StoreStats } from '../../../src/worker/store/types.js';
 import type { Corpus, FixtureReplay } from '../types.js';
 import { scriptSession, type SessionScript } from './claude-code.js';
 import { BIN, type ScratchHome } from './home.js';
@@ -16,14 +17,8 @@ export interface ReplayOutcome {
   store: StoreCounts;
 }
 
-export interface StoreCounts {
-  sessions: number;
-  prompts: number;
-  observations: number;
-  summaries: number;
-  events: number;
-  deadLetters: number;
-}
+/** The store's own counts, as the worker's stats route gives them. */
+export type StoreCounts = Pick<StoreStats, 'sessions' | 'prompts' | 'observations' | 'summaries' | 'events' | 'deadLetters'>;
 
 async function stats(home: ScratchHome): Promise<{ store: StoreCounts; spool: { files: number } }> {
   const res = await fetch(`http://127.0.0.1:${home.port}/api/stats`, { headers: { authorization: `Bearer ${home.token}` } });
