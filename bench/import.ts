@@ -13,12 +13,12 @@ import { spawn } from 'node:child_process';
 import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openStore } from '../src/worker/store/sqlite-store.js';
-import type { MemoryStore } from '../src/worker/store/types.js';
+import { openStore } from '../src/store/sqlite-store.js';
+import type { MemoryStore } from '../src/store/types.js';
 import { planImport } from '../src/worker/import/plan.js';
 import { runImport } from '../src/worker/import/run.js';
 import { WORKER_BATCH_BYTES } from '../src/worker/import/jobs.js';
-import { ingestHistoryLog } from '../src/worker/transcripts/history.js';
+import { ingestHistoryLog } from '../src/transcripts/history.js';
 import { codexLog, nullStore } from './transcripts.js';
 import { BIN, benchHome, percentile, round } from './util.js';
 

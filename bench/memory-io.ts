@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
-import { openStore } from '../src/worker/store/sqlite-store.js';
+import { openStore } from '../src/store/sqlite-store.js';
 import { benchHome, BIN, round } from './util.js';
 
 export interface MemoryIoResult {

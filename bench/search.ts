@@ -1,6 +1,6 @@
 /** Search latency at a given number of observations, seeded through the real ingest path. */
 import { join } from 'node:path';
-import { openStore } from '../src/worker/store/sqlite-store.js';
+import { openStore } from '../src/store/sqlite-store.js';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
 import { benchHome, percentile, round } from './util.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
-import { openStore, type SqliteStore } from '../src/worker/store/sqlite-store.js';
+import { openStore, type SqliteStore } from '../src/store/sqlite-store.js';
 import { deviceId, pullAll, pushAll, PULL_BATCH, PUSH_BATCH } from '../src/worker/sync/engine.js';
 import { Remote } from '../src/worker/sync/remote.js';
 import { PgCluster } from '../test/helpers/postgres-cluster.js';

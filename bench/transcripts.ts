@@ -8,14 +8,14 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { INDEXED_SOURCES, indexInsertSql } from '../src/worker/store/search-layout.js';
-import { configureConnection, openStore } from '../src/worker/store/sqlite-store.js';
+import { INDEXED_SOURCES, indexInsertSql } from '../src/store/search-layout.js';
+import { configureConnection, openStore } from '../src/store/sqlite-store.js';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
-import type { MemoryStore, TranscriptCheckpoint } from '../src/worker/store/types.js';
-import { compileSchema } from '../src/worker/transcripts/engine.js';
-import { processFile, type FileMemory } from '../src/worker/transcripts/processor.js';
-import { loadShippedSchemas } from '../src/worker/transcripts/shipped.js';
-import { startTranscriptWatcher } from '../src/worker/transcripts/watcher.js';
+import type { MemoryStore, TranscriptCheckpoint } from '../src/store/types.js';
+import { compileSchema } from '../src/transcripts/engine.js';
+import { processFile, type FileMemory } from '../src/transcripts/processor.js';
+import { loadShippedSchemas } from '../src/transcripts/shipped.js';
+import { startTranscriptWatcher } from '../src/transcripts/watcher.js';
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function rng(seed: number): () => number {

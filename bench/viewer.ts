@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { CaptureEvent } from '../src/shared/capture-event.js';
 import { workerEndpoint, workerRequest } from '../src/shared/worker-client.js';
 import { dataPaths } from '../src/shared/paths.js';
-import { openStore } from '../src/worker/store/sqlite-store.js';
+import { openStore } from '../src/store/sqlite-store.js';
 import { pick, seedEvent, WORDS } from './search.js';
 import { benchHome, cli, median, percentile, round } from './util.js';
 

@@ -141,10 +141,10 @@ for (const name of ['worker', 'bench', 'bench-recall']) {
 
 chmodSync('dist/bin.js', 0o755);
 
-// Native plugins: each templates/plugins/<host>/index.ts becomes one self-contained file in
+// Native plugins: each src/plugins/<host>/index.ts becomes one self-contained file in
 // dist/plugins/<host>/ (node built-ins only), next to copies of its static files (manifests).
 // They are ES modules: dist/plugins/ says so for the plugins that bring no package.json.
-const pluginRoot = 'templates/plugins';
+const pluginRoot = 'src/plugins';
 if (existsSync(pluginRoot)) {
   mkdirSync(join('dist', 'plugins'), { recursive: true });
   put(join('dist', 'plugins', 'package.json'), '{ "type": "module" }\n');

@@ -1,14 +1,14 @@
 /**
  * What each ranking signal and query rule gains: the headline questions asked again of the same
  * scratch store, in this process, once with the product's defaults and once with each signal
- * turned off (SearchTuning, src/worker/store/search.ts). The default row must agree with the
+ * turned off (SearchTuning, src/store/search.ts). The default row must agree with the
  * worker's answers (same code, same data); each other row differs from it in one thing only.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { DEFAULT_WEIGHTS } from '../../src/worker/store/search-rank.js';
-import { DEFAULT_TUNING, Searcher, type SearchTuning } from '../../src/worker/store/search.js';
-import { StatementCache } from '../../src/worker/store/statements.js';
+import { DEFAULT_WEIGHTS } from '../../src/store/search-rank.js';
+import { DEFAULT_TUNING, Searcher, type SearchTuning } from '../../src/store/search.js';
+import { StatementCache } from '../../src/store/statements.js';
 import type { ScratchHome } from './replay/home.js';
 import { figures, rankOf, type Figures, type Form } from './score.js';
 import type { Question } from './types.js';

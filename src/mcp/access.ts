@@ -6,7 +6,7 @@
 import type { DataPaths } from '../shared/paths.js';
 import type {
   ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
-} from '../worker/store/types.js';
+} from '../store/types.js';
 import { debug } from './log.js';
 import { WorkerUnavailableError, type Answer, type MemoryReader } from './reader.js';
 

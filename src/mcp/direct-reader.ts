@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import type { DataPaths } from '../shared/paths.js';
 import type {
   ContextQuery, ContextResult, MemoryStore, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
-} from '../worker/store/types.js';
+} from '../store/types.js';
 import type { Answer, MemoryReader } from './reader.js';
 
 export class DirectReader implements MemoryReader {
@@ -19,7 +19,7 @@ export class DirectReader implements MemoryReader {
   private async with<T>(readonly: boolean, fn: (store: MemoryStore) => T, empty?: () => T): Promise<Answer<T>> {
     if (readonly && empty && !existsSync(this.paths.db)) return { value: empty(), via: 'database' };
     // Loaded on demand: the worker-path never pays for better-sqlite3.
-    const { openStore } = await import('../worker/store/sqlite-store.js');
+    const { openStore } = await import('../store/sqlite-store.js');
     const store = openStore(this.paths.db, { readonly });
     try {
       return { value: fn(store), via: 'database' };

@@ -1,5 +1,5 @@
 /** Store rows → the tools' structured shapes and their compact text, ids always visible. */
-import type { ContextResult, Observation, SearchAnswer, SearchEvidence, SearchResult, TimelineItem } from '../worker/store/types.js';
+import type { ContextResult, Observation, SearchAnswer, SearchEvidence, SearchResult, TimelineItem } from '../store/types.js';
 import type { EvidenceOut, ObservationOut, SearchResultOut, TimelineItemOut } from './schemas.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));

@@ -4,7 +4,7 @@
  */
 import type {
   ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
-} from '../worker/store/types.js';
+} from '../store/types.js';
 
 /** Which path answered: shown in structured results so callers and tests can tell. */
 export type Via = 'worker' | 'database';

@@ -1,6 +1,6 @@
 /** Input and output schemas of the five tools. Descriptions are what the agent reads: keep them exact. */
 import { z } from 'zod';
-import type { ObservationType } from '../worker/store/types.js';
+import type { ObservationType } from '../store/types.js';
 
 const OBSERVATION_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note'] as const satisfies readonly ObservationType[];
 // Compile-time check that the list above names every ObservationType.

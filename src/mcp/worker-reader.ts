@@ -3,7 +3,7 @@ import { workerEndpoint, workerRequest } from '../shared/worker-client.js';
 import type { DataPaths } from '../shared/paths.js';
 import type {
   ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchQuery, TimelineItem, TimelineQuery,
-} from '../worker/store/types.js';
+} from '../store/types.js';
 import { searchParams } from '../shared/search-params.js';
 import { RequestRejectedError, WorkerUnavailableError, type Answer, type MemoryReader } from './reader.js';
 

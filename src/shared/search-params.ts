@@ -1,5 +1,5 @@
 /** A search as the worker's `GET /api/search` takes it (the MCP server, the CLI and the plugins ask the same way). */
-import type { SearchQuery } from '../worker/store/types.js';
+import type { SearchQuery } from '../store/types.js';
 
 export function searchParams(q: SearchQuery): Record<string, string | number | undefined> {
   return {

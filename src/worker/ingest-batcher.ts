@@ -6,8 +6,8 @@
  */
 import type { CaptureEvent } from '../shared/capture-event.js';
 import { isBusyError } from './busy.js';
-import { storageProblem } from './store/errors.js';
-import type { IngestResult, MemoryStore } from './store/types.js';
+import { storageProblem } from '../store/errors.js';
+import type { IngestResult, MemoryStore } from '../store/types.js';
 
 interface Job {
   events: CaptureEvent[];

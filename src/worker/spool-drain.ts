@@ -9,11 +9,11 @@
  */
 import { listSpool, readSpool, removeSpool } from '../shared/spool.js';
 import type { CaptureEvent } from '../shared/capture-event.js';
-import type { DeadLetter, MemoryStore } from './store/types.js';
+import type { DeadLetter, MemoryStore } from '../store/types.js';
 import type { Logger } from './logger.js';
 import { isBusyError } from './busy.js';
 import type { StorageHealth } from './storage-health.js';
-import { storageProblem } from './store/errors.js';
+import { storageProblem } from '../store/errors.js';
 import { CaptureEventSchema, MAX_EVENTS_PER_BATCH } from '../shared/capture-event-schema.js';
 
 export interface DrainOptions {

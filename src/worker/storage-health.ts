@@ -5,7 +5,7 @@
  * it once per episode instead of once per request.
  */
 import type { Logger } from './logger.js';
-import { storageProblem, type StorageProblem } from './store/errors.js';
+import { storageProblem, type StorageProblem } from '../store/errors.js';
 
 export interface StorageFailure {
   problem: StorageProblem;

@@ -48,7 +48,7 @@ describe('doctor after a full install', () => {
   }, 60_000);
 
   it('leaves no probe data behind', async () => {
-    const { openStore } = await import('../../src/worker/store/sqlite-store.js');
+    const { openStore } = await import('../../src/store/sqlite-store.js');
     const store = openStore(`${h.dataDir}/claude-mem.db`, { readonly: true });
     try {
       const hits = store.search({ query: 'claude-mem doctor probe', limit: 50 });

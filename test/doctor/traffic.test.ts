@@ -7,7 +7,7 @@ import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import type { HostId } from '../../src/shared/hosts.js';
 import type { DoctorContext } from '../../src/npx-cli/doctor/context.js';
 import { OPEN_SESSION_GRACE_MS, realTrafficChecks } from '../../src/npx-cli/doctor/traffic.js';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { bash, ev, openTemp, prompt } from '../store/fixtures.js';
 
 const open: SqliteStore[] = [];

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { HookHostId } from '../../src/shared/hosts.js';
 import { sanitizeEvent } from '../../src/shared/privacy.js';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
-import type { MemoryStore } from '../../src/worker/store/types.js';
+import type { MemoryStore } from '../../src/store/types.js';
 import { hookFixtures, runFixture } from '../hook-adapters/fixtures.js';
 import { FIXTURES, tempDir } from '../helpers/temp.js';
 import { drain, shipped, testStore } from '../transcripts/helpers.js';

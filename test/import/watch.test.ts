@@ -2,7 +2,7 @@
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { historySourcesFor, ingestHistoryLog } from '../../src/worker/transcripts/history.js';
+import { historySourcesFor, ingestHistoryLog } from '../../src/transcripts/history.js';
 import { FIXTURES, tempDir } from '../helpers/temp.js';
 import { drain, shipped, testStore } from '../transcripts/helpers.js';
 import { counts } from './helpers.js';

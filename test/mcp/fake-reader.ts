@@ -2,7 +2,7 @@
 import type { Answer, MemoryReader } from '../../src/mcp/reader.js';
 import type {
   ContextQuery, ContextResult, Observation, SaveMemoryInput, SearchAnswer, SearchEvidence, SearchQuery, TimelineItem, TimelineQuery,
-} from '../../src/worker/store/types.js';
+} from '../../src/store/types.js';
 
 export function observation(id: number, over: Partial<Observation> = {}): Observation {
   return {

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
-import { openStore } from '../../src/worker/store/sqlite-store.js';
+import { openStore } from '../../src/store/sqlite-store.js';
 import { DIST_BIN } from '../helpers/temp.js';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ObservationDraft } from '../../src/worker/observer/types.js';
-import { observe } from '../../src/worker/observer/index.js';
+import type { ObservationDraft } from '../../src/observer/types.js';
+import { observe } from '../../src/observer/index.js';
 import { CWD, toolEvent } from './events.js';
 
 /** The bounds a draft breaks (empty when it keeps them all). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { observe } from '../../src/worker/observer/index.js';
-import { lineDelta, parsePatch } from '../../src/worker/observer/patch.js';
+import { observe } from '../../src/observer/index.js';
+import { lineDelta, parsePatch } from '../../src/observer/patch.js';
 import { CWD, toolEvent } from './events.js';
 
 describe('observe: Read', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { normalizeToolName } from '../../src/shared/tool-names.js';
-import { observe } from '../../src/worker/observer/index.js';
+import { observe } from '../../src/observer/index.js';
 import { CWD, fixtureLines, fromHookFixture } from './events.js';
 
 function expectEcho(e: CaptureEvent, exitCode?: number): void {

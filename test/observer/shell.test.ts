@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { observe } from '../../src/worker/observer/index.js';
-import { joinArgv } from '../../src/worker/observer/shell.js';
+import { observe } from '../../src/observer/index.js';
+import { joinArgv } from '../../src/observer/shell.js';
 import { toolEvent } from './events.js';
 
 describe('observe: shell commands', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { observe, summarize } from '../../src/worker/observer/index.js';
-import type { ObservationDraft, SessionDigest } from '../../src/worker/observer/types.js';
+import { observe, summarize } from '../../src/observer/index.js';
+import type { ObservationDraft, SessionDigest } from '../../src/observer/types.js';
 import { CWD, toolEvent } from './events.js';
 
 const obs = (e: Parameters<typeof observe>[0]): ObservationDraft => observe(e)!;

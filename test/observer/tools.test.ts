@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observe } from '../../src/worker/observer/index.js';
+import { observe } from '../../src/observer/index.js';
 import { CWD, toolEvent } from './events.js';
 
 describe('observe: search', () => {

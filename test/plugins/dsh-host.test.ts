@@ -11,9 +11,9 @@ import { applyPlan, planChanges, revertFromManifest, type Change, type FileChang
 import { dsh, dshHome, WATCH_MANAGED_BY } from '../../src/hosts/dsh/dsh-install.js';
 import type { InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { Env } from '../../src/shared/paths.js';
-import { validateConfig } from '../../src/worker/transcripts/config.js';
-import { loadShippedSchemas } from '../../src/worker/transcripts/shipped.js';
-import { expandVars } from '../../src/worker/transcripts/glob.js';
+import { validateConfig } from '../../src/transcripts/config.js';
+import { loadShippedSchemas } from '../../src/transcripts/shipped.js';
+import { expandVars } from '../../src/transcripts/glob.js';
 import { REPO_ROOT, tempDir } from '../helpers/temp.js';
 import { ensureBundles } from './pi-harness.js';
 import { pluginWorld, type PluginWorld } from './world.js';

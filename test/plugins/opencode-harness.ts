@@ -44,7 +44,7 @@ export function ensurePluginsBuilt(): void {
     const s = statSync(p);
     return Math.max(m, s.isDirectory() ? newest(p) : s.mtimeMs);
   }, 0);
-  const srcTime = Math.max(newest(join(REPO_ROOT, 'templates', 'plugins')), newest(join(REPO_ROOT, 'src', 'shared')));
+  const srcTime = Math.max(newest(join(REPO_ROOT, 'src', 'plugins')), newest(join(REPO_ROOT, 'src', 'shared')));
   if (out.every((f) => existsSync(f) && statSync(f).mtimeMs >= srcTime)) return;
   const r = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`npm run build failed: ${(r.stdout + r.stderr).slice(-2000)}`);

@@ -22,7 +22,7 @@ export function ensureBundles(names: readonly Bundle[]): void {
     const s = statSync(p);
     return Math.max(m, s.isDirectory() ? newest(p) : s.mtimeMs);
   }, 0);
-  const src = Math.max(newest(join(REPO_ROOT, 'templates', 'plugins')), newest(join(REPO_ROOT, 'src', 'shared')));
+  const src = Math.max(newest(join(REPO_ROOT, 'src', 'plugins')), newest(join(REPO_ROOT, 'src', 'shared')));
   const out = names.map((n) => join(REPO_ROOT, 'dist', 'plugins', n, 'index.js'));
   if (out.every((f) => existsSync(f) && statSync(f).mtimeMs >= src)) return;
   let last = '';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TranscriptCheckpoint } from '../../src/worker/store/types.js';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import type { TranscriptCheckpoint } from '../../src/store/types.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { bash, ev, openTemp, query, useTempStore } from './fixtures.js';
 
 const { store } = useTempStore();

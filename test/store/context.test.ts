@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import { manualSessionId } from '../../src/worker/store/ingest.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import { manualSessionId } from '../../src/store/ingest.js';
 import { at, bash, ev, evidence, openTemp, prompt, query, useTempStore } from './fixtures.js';
 
 const { store } = useTempStore();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { bash, CWD, ev, openTemp, prompt, query } from './fixtures.js';
 
 const open: SqliteStore[] = [];

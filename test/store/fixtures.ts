@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
-import { openStore, type OpenStoreOptions, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import type { SearchAnswer, SearchEvidence } from '../../src/worker/store/types.js';
+import { openStore, type OpenStoreOptions, type SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SearchAnswer, SearchEvidence } from '../../src/store/types.js';
 import { tempDir } from '../helpers/temp.js';
 
 export const CWD = '/home/dev/app';

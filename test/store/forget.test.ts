@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { bash, CWD, ev, openTemp, prompt, query } from './fixtures.js';
 
 const open: SqliteStore[] = [];

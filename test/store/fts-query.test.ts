@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compoundWords, hasExactPhrases, parseQuery, toFtsQuery } from '../../src/worker/store/fts-query.js';
-import { makeSnippet } from '../../src/worker/store/snippet.js';
+import { compoundWords, hasExactPhrases, parseQuery, toFtsQuery } from '../../src/store/fts-query.js';
+import { makeSnippet } from '../../src/store/snippet.js';
 
 describe('toFtsQuery', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { eventKey } from '../../src/shared/event-key.js';
-import { observe } from '../../src/worker/observer/index.js';
-import { subagentSessionId } from '../../src/worker/store/ingest.js';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import { observe } from '../../src/observer/index.js';
+import { subagentSessionId } from '../../src/store/ingest.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { at, bash, CWD, dbPath, ev, openTemp, prompt, query, evidence, useTempStore } from './fixtures.js';
 
 const { store } = useTempStore();

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../src/worker/store/migrations.js';
-import { openStore, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { bash, dbPath, openTemp, useTempStore } from './fixtures.js';
 
 const { track } = useTempStore();

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { bash, ev, openTemp, prompt, useTempStore } from './fixtures.js';
 
 const { track } = useTempStore();

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearProjectCache, computeProjectInfo, normalizeRemoteUrl, projectFor, projectInfo } from '../../src/worker/project.js';
-import { openStore } from '../../src/worker/store/sqlite-store.js';
+import { openStore } from '../../src/store/sqlite-store.js';
 import { tempDir } from '../helpers/temp.js';
 import { bash, dbPath } from './fixtures.js';
 

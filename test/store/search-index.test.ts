@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openStore, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { bash, dbPath, evidence, openTemp, prompt, query, useTempStore } from './fixtures.js';
 
 const { track } = useTempStore();

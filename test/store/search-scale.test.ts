@@ -3,8 +3,8 @@
  * kind) and more than the automatic-prefix limit (500): what must still be found.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import type { SearchAnswer } from '../../src/worker/store/types.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SearchAnswer } from '../../src/store/types.js';
 import { at, bash, openTemp } from './fixtures.js';
 
 let s: SqliteStore;

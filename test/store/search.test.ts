@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import type { SearchAnswer } from '../../src/worker/store/types.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import type { SearchAnswer } from '../../src/store/types.js';
 import { at, bash, ev, evidence, openTemp, prompt } from './fixtures.js';
 
 let s: SqliteStore;

@@ -4,8 +4,8 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/worker/store/migrations.js';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { at, bash, dbPath, ev, openTemp, prompt, query, useTempStore } from './fixtures.js';
 
 const temp = useTempStore();

@@ -1,6 +1,6 @@
 /** In-process devices for sync tests that need many rows or exact interleavings: a store and a connection each. */
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
-import type { SqliteStore } from '../../src/worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { deviceId } from '../../src/worker/sync/engine.js';
 import { Remote } from '../../src/worker/sync/remote.js';
 import { openTemp } from '../store/fixtures.js';

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileInfo, type FileState } from '../../src/worker/transcripts/engine.js';
+import { fileInfo, type FileState } from '../../src/transcripts/engine.js';
 import { FIXTURES, tempDir } from '../helpers/temp.js';
 import { drain, rows, shipped, testStore } from './helpers.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema, fileInfo, toIso, type FileState } from '../../src/worker/transcripts/engine.js';
-import { compileField } from '../../src/worker/transcripts/fields.js';
-import { compilePath, readPath } from '../../src/worker/transcripts/json-path.js';
-import { compileMatch } from '../../src/worker/transcripts/match.js';
-import type { MatchRule, TranscriptSchema } from '../../src/worker/transcripts/types.js';
+import { compileSchema, fileInfo, toIso, type FileState } from '../../src/transcripts/engine.js';
+import { compileField } from '../../src/transcripts/fields.js';
+import { compilePath, readPath } from '../../src/transcripts/json-path.js';
+import { compileMatch } from '../../src/transcripts/match.js';
+import type { MatchRule, TranscriptSchema } from '../../src/transcripts/types.js';
 
 const file = fileInfo('/home/u/.grok/sessions/%2Fhome%2Fu%2Fproj/sess-1/chat_history.jsonl');
 const scope = (record: unknown, ctx: Record<string, unknown> = {}) => ({ record, ctx, file });

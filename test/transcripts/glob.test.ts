@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../src/worker/transcripts/config.js';
-import { defaultWatch, defaultWatchConfig } from '../../src/worker/transcripts/defaults.js';
-import { compileGlob, expandGlob, expandVars, globMatches } from '../../src/worker/transcripts/glob.js';
-import { loadShippedSchemas } from '../../src/worker/transcripts/shipped.js';
+import { validateConfig } from '../../src/transcripts/config.js';
+import { defaultWatch, defaultWatchConfig } from '../../src/transcripts/defaults.js';
+import { compileGlob, expandGlob, expandVars, globMatches } from '../../src/transcripts/glob.js';
+import { loadShippedSchemas } from '../../src/transcripts/shipped.js';
 import { tempDir } from '../helpers/temp.js';
 
 describe('glob', () => {

@@ -1,11 +1,11 @@
 /** Shared helpers for the transcript tests: a real store in a temp dir, and row snapshots. */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { openStore, type SqliteStore } from '../../src/worker/store/sqlite-store.js';
-import type { MemoryStore } from '../../src/worker/store/types.js';
-import { compileSchema, type CompiledSchema } from '../../src/worker/transcripts/engine.js';
-import { processFile, type FileMemory, type FileTask, type ProcessOutcome } from '../../src/worker/transcripts/processor.js';
-import { loadShippedSchemas } from '../../src/worker/transcripts/shipped.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import type { MemoryStore } from '../../src/store/types.js';
+import { compileSchema, type CompiledSchema } from '../../src/transcripts/engine.js';
+import { processFile, type FileMemory, type FileTask, type ProcessOutcome } from '../../src/transcripts/processor.js';
+import { loadShippedSchemas } from '../../src/transcripts/shipped.js';
 import { tempDir } from '../helpers/temp.js';
 
 export const FIXTURE_DIR = new URL('../fixtures/transcripts/', import.meta.url).pathname;

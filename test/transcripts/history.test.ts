@@ -1,6 +1,6 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { historySources, historySourcesFor, ingestHistoryLog, type HistorySource } from '../../src/worker/transcripts/history.js';
+import { historySources, historySourcesFor, ingestHistoryLog, type HistorySource } from '../../src/transcripts/history.js';
 import { tempDir } from '../helpers/temp.js';
 import { rows, testStore } from './helpers.js';
 import { HOST_CASES, type HostCase } from './history-hosts.js';

@@ -2,9 +2,9 @@ import { appendFileSync, copyFileSync, readFileSync, renameSync, truncateSync, w
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
-import type { MemoryStore, TranscriptCheckpoint } from '../../src/worker/store/types.js';
-import { compileSchema } from '../../src/worker/transcripts/engine.js';
-import { processFile, type FileMemory } from '../../src/worker/transcripts/processor.js';
+import type { MemoryStore, TranscriptCheckpoint } from '../../src/store/types.js';
+import { compileSchema } from '../../src/transcripts/engine.js';
+import { processFile, type FileMemory } from '../../src/transcripts/processor.js';
 import { codexLog } from '../../bench/transcripts.js';
 import { tempDir } from '../helpers/temp.js';
 import { drain, FIXTURE_DIR, jsonl, rows, shipped, testStore } from './helpers.js';

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { register } from '../../src/npx-cli/commands/transcript.js';
-import { validateConfig, validateSchema } from '../../src/worker/transcripts/config.js';
-import { loadShippedSchemas } from '../../src/worker/transcripts/shipped.js';
+import { validateConfig, validateSchema } from '../../src/transcripts/config.js';
+import { loadShippedSchemas } from '../../src/transcripts/shipped.js';
 import { tempDir } from '../helpers/temp.js';
 
 const SHIPPED = Object.keys(loadShippedSchemas().schemas);

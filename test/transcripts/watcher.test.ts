@@ -2,8 +2,8 @@ import { appendFileSync, copyFileSync, mkdirSync, readdirSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../src/worker/logger.js';
-import type { MemoryStore } from '../../src/worker/store/types.js';
-import { startTranscriptWatcher, type TranscriptWatcher } from '../../src/worker/transcripts/watcher.js';
+import type { MemoryStore } from '../../src/store/types.js';
+import { startTranscriptWatcher, type TranscriptWatcher } from '../../src/transcripts/watcher.js';
 import { FIXTURES, tempDir } from '../helpers/temp.js';
 import { FIXTURE_DIR, jsonl, rows, testStore } from './helpers.js';
 

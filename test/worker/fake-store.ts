@@ -1,7 +1,7 @@
 /** A tiny in-memory MemoryStore for unit tests of the HTTP layer and the spool drain. */
 import { isValidSessionId, type CaptureEvent } from '../../src/shared/capture-event.js';
 import { eventKey } from '../../src/shared/event-key.js';
-import type { DeadLetter, IngestResult, MemoryStore, Observation, SearchAnswer } from '../../src/worker/store/types.js';
+import type { DeadLetter, IngestResult, MemoryStore, Observation, SearchAnswer } from '../../src/store/types.js';
 
 export class FakeStore implements MemoryStore {
   keys = new Set<string>();

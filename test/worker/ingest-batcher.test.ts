@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { IngestBatcher } from '../../src/worker/ingest-batcher.js';
-import { openStore } from '../../src/worker/store/sqlite-store.js';
+import { openStore } from '../../src/store/sqlite-store.js';
 import type { CaptureEvent } from '../../src/shared/capture-event.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { StoreStats } from '../../../src/worker/store/types.js';
+import type { StoreStats } from '../../../src/store/types.js';
 import type { Corpus, FixtureReplay } from '../types.js';
 import { scriptSession, type SessionScript } from './claude-code.js';
 import { BIN, type ScratchHome } from './home.js';

@@ -15,7 +15,7 @@ function subagentOnly(c: Change): Change {
 /** The subagent watch, built from the shipped schema (loaded only when it is wanted). */
 async function subagentWatch(s: WriterSettlement): Promise<unknown> {
   if (s.input.codexSubagentWatch) return s.input.codexSubagentWatch();
-  const { defaultWatch } = await import('../../worker/transcripts/defaults.js');
+  const { defaultWatch } = await import('../../transcripts/defaults.js');
   return defaultWatch('codex', { subagentOnly: true });
 }
 

@@ -9,8 +9,8 @@
  */
 import { join, resolve } from 'node:path';
 import { expandHome, homeDir, type Env } from '../../shared/paths.js';
-import { OMP_API } from '../../../templates/plugins/omp/api.js';
-import { apiKnown } from '../../../templates/plugins/pi-base/api-spec.js';
+import { OMP_API } from '../../plugins/omp/api.js';
+import { apiKnown } from '../../plugins/pi-base/api-spec.js';
 import { mcpServersChange } from '../../npx-cli/hosts/common/changes.js';
 import { apiCheck, apiNote, detectPackaged, pluginDirChanges, pluginRuntimeCheck } from '../pi/pi-install.js';
 import type { HostCheck, HostModule, InstallContext } from '../../npx-cli/hosts/types.js';

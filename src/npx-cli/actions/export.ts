@@ -9,7 +9,7 @@ import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { dataPaths } from '../../shared/paths.js';
-import type { ExportFilter } from '../../worker/store/types.js';
+import type { ExportFilter } from '../../store/types.js';
 import { CliError, eprintln, setExit } from '../output.js';
 import { withStore } from './memory-access.js';
 

@@ -4,7 +4,7 @@
  * the database file. Loaded only when the command runs.
  */
 import { dataPaths } from '../../shared/paths.js';
-import type { ForgetCounts, ForgetItem, ForgetResult, ForgetTarget, PurgeResult } from '../../worker/store/types.js';
+import type { ForgetCounts, ForgetItem, ForgetResult, ForgetTarget, PurgeResult } from '../../store/types.js';
 import { eprintln, printJson, println, setExit, style, UsageError } from '../output.js';
 import { asUsage, runningWorker, withStore, workerPost } from './memory-access.js';
 

@@ -5,11 +5,11 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { dataPaths } from '../../shared/paths.js';
-import { checkHeader, emptyCounts } from '../../worker/store/import.js';
-import type { ImportResult } from '../../worker/store/types.js';
+import { checkHeader, emptyCounts } from '../../store/import.js';
+import type { ImportResult } from '../../store/types.js';
 import { CliError, printJson, println, setExit } from '../output.js';
 import { asUsage, runningWorker, withStore, workerPost, type RunningWorker } from './memory-access.js';
-import type { SqliteStore } from '../../worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../store/sqlite-store.js';
 
 const CHUNK_RECORDS = 2000;
 const CHUNK_BYTES = 4 * 1024 * 1024;

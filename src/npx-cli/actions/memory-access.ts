@@ -7,7 +7,7 @@ import type { DataPaths } from '../../shared/paths.js';
 import type { WorkerAuth } from '../../shared/worker-auth.js';
 import { workerError, workerRequest } from '../../shared/worker-client.js';
 import { checkHealth, recordedAuth } from '../../shared/worker-start.js';
-import type { SqliteStore } from '../../worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../store/sqlite-store.js';
 import { CliError, UsageError } from '../output.js';
 
 export interface RunningWorker {
@@ -35,7 +35,7 @@ export async function workerPost<T>(w: RunningWorker, path: string, body: unknow
 /** Opens the database for a command that writes (creating it when `create`), and closes it after. */
 export async function withStore<T>(paths: DataPaths, opts: { readonly: boolean; create?: boolean }, fn: (s: SqliteStore) => T | Promise<T>): Promise<T | undefined> {
   if (!existsSync(paths.db) && !opts.create) return undefined;
-  const { openStore } = await import('../../worker/store/sqlite-store.js');
+  const { openStore } = await import('../../store/sqlite-store.js');
   const store = openStore(paths.db, { readonly: opts.readonly });
   try {
     return await fn(store);

@@ -10,7 +10,7 @@ import { WorkerReader } from '../../mcp/worker-reader.js';
 import { dataPaths, type DataPaths } from '../../shared/paths.js';
 import { ensureWorker } from '../../shared/worker-start.js';
 import { projectFor } from '../../worker/project.js';
-import type { SearchAnswer, SearchEvidence, SearchQuery, SearchResult } from '../../worker/store/types.js';
+import type { SearchAnswer, SearchEvidence, SearchQuery, SearchResult } from '../../store/types.js';
 import { UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
 
 type Via = { via: 'worker' } | { via: 'database'; why: string };

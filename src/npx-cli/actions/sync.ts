@@ -7,7 +7,7 @@ import { checkHealth, recordedAuth } from '../../shared/worker-start.js';
 import { memoryLogger } from '../../worker/logger.js';
 import { projectInfo } from '../../worker/project.js';
 import { loadSettings } from '../../worker/settings.js';
-import type { SqliteStore } from '../../worker/store/sqlite-store.js';
+import type { SqliteStore } from '../../store/sqlite-store.js';
 import {
   clientConfig, defaultDeviceName, describeTarget, readSyncConfig, removeSyncConfig, SyncConfigError, writeSyncConfig,
   readConnection, type SyncConfig,
@@ -25,7 +25,7 @@ interface JsonOpt {
 const DEVICE_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
 
 async function openWriter(paths: DataPaths): Promise<SqliteStore> {
-  const { openStore } = await import('../../worker/store/sqlite-store.js');
+  const { openStore } = await import('../../store/sqlite-store.js');
   return openStore(paths.db);
 }
 
@@ -156,7 +156,7 @@ async function readStatus(paths: DataPaths): Promise<SyncStatus> {
     if (res.status === 200 && res.body && typeof res.body.configured === 'boolean') return res.body;
   }
   if (!existsSync(paths.db)) return syncStatus(paths, undefined);
-  const { openStore } = await import('../../worker/store/sqlite-store.js');
+  const { openStore } = await import('../../store/sqlite-store.js');
   const store = openStore(paths.db, { readonly: true });
   try {
     return syncStatus(paths, store);

@@ -4,13 +4,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dataDir, dataPaths } from '../../shared/paths.js';
-import { openStore } from '../../worker/store/sqlite-store.js';
-import { parseJsonText, readConfigFile, validateConfig, validateSchema } from '../../worker/transcripts/config.js';
-import { compileSchema, type CompiledSchema } from '../../worker/transcripts/engine.js';
-import { ingestFiles } from '../../worker/transcripts/ingest.js';
-import { loadShippedSchemas } from '../../worker/transcripts/shipped.js';
-import type { TranscriptSchema } from '../../worker/transcripts/types.js';
-import { startTranscriptWatcher } from '../../worker/transcripts/watcher.js';
+import { openStore } from '../../store/sqlite-store.js';
+import { parseJsonText, readConfigFile, validateConfig, validateSchema } from '../../transcripts/config.js';
+import { compileSchema, type CompiledSchema } from '../../transcripts/engine.js';
+import { ingestFiles } from '../../transcripts/ingest.js';
+import { loadShippedSchemas } from '../../transcripts/shipped.js';
+import type { TranscriptSchema } from '../../transcripts/types.js';
+import { startTranscriptWatcher } from '../../transcripts/watcher.js';
 import { CliError, eprintln, printJson, println, setExit, style, UsageError } from '../output.js';
 
 interface CommonOpts { json?: boolean; config?: string }

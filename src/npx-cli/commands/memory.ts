@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { resolveHostId } from '../../shared/hosts.js';
-import type { ForgetTarget } from '../../worker/store/types.js';
+import type { ForgetTarget } from '../../store/types.js';
 import { UsageError } from '../output.js';
 
 interface ForgetOpts {

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { resolveHostId } from '../../shared/hosts.js';
-import type { SearchQuery } from '../../worker/store/types.js';
+import type { SearchQuery } from '../../store/types.js';
 import { UsageError, intOption } from '../output.js';
 
 const SEARCH_TYPES = ['command', 'read', 'edit', 'search', 'web', 'mcp', 'agent', 'tool', 'memory', 'note', 'prompt', 'assistant', 'summary'] as const;

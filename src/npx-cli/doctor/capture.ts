@@ -3,7 +3,7 @@ import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import { lossReason, readLosses } from '../../shared/losses.js';
 import { listSpool } from '../../shared/spool.js';
 import type { StorageFailure } from '../../worker/storage-health.js';
-import type { StoreStats } from '../../worker/store/types.js';
+import type { StoreStats } from '../../store/types.js';
 import type { DoctorContext } from './context.js';
 import { freeBytes, sizeText } from './data.js';
 import { age, errorText } from './timebox.js';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { isHostId, type HostId } from '../../shared/hosts.js';
 import { dataDir, dataPaths, homeDir, type DataPaths, type Env } from '../../shared/paths.js';
 import type { StatusReport } from '../../worker/lifecycle/status.js';
-import type { MemoryStore } from '../../worker/store/types.js';
+import type { MemoryStore } from '../../store/types.js';
 import { loadManifest, type Manifest } from '../engine/index.js';
 import { baseContext, type BaseContext } from '../install/context.js';
 import type { InstalledHostMeta } from '../install/meta.js';
@@ -51,7 +51,7 @@ export function createContext(env: Env, hosts: HostId[] | undefined, probeTimeou
   const store = once(async () => {
     if (!existsSync(paths.db)) return { error: `${paths.db} does not exist yet` };
     try {
-      const { openStore } = await import('../../worker/store/sqlite-store.js');
+      const { openStore } = await import('../../store/sqlite-store.js');
       opened = openStore(paths.db, { readonly: true, busyTimeoutMs: 1000 });
       return { store: opened };
     } catch (e) {

@@ -11,7 +11,7 @@ import type { HostId } from '../../shared/hosts.js';
 import { clearLosses, lossRecordPath, readLosses } from '../../shared/losses.js';
 import { listSpool } from '../../shared/spool.js';
 import type { StorageFailure } from '../../worker/storage-health.js';
-import { companionFiles } from '../../worker/store/writable.js';
+import { companionFiles } from '../../store/writable.js';
 import { SPOOL_STALE_MS } from './capture.js';
 import type { DoctorContext } from './context.js';
 import { modeProblems } from './data.js';

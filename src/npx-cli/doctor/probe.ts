@@ -104,7 +104,7 @@ export async function cleanupProbes(ctx: DoctorContext, sessionIds: readonly str
   const id = 'capture.probe-cleanup';
   try {
     const all = [...new Set([...sessionIds, ...(await leftovers(ctx.paths.db).catch(() => []))])];
-    const { openStore } = await import('../../worker/store/sqlite-store.js');
+    const { openStore } = await import('../../store/sqlite-store.js');
     const store = openStore(ctx.paths.db, { busyTimeoutMs: 2000 });
     try {
       let removed = 0;

@@ -2,12 +2,12 @@
  * Capture seen in real traffic. The round-trip probes prove that a hook runs and stores a payload
  * doctor made up; they stay green when a host's real payloads are not understood (Kimi Code's
  * prompts as content parts stored nothing while every probe passed). These checks read what real
- * sessions left (probes excluded, see src/worker/store/traffic.ts): when each installed host last
+ * sessions left (probes excluded, see src/store/traffic.ts): when each installed host last
  * sent a prompt, a tool result and a session end, and whether its recent sessions lack them.
  */
 import { join } from 'node:path';
 import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
-import type { HostTraffic } from '../../worker/store/traffic.js';
+import type { HostTraffic } from '../../store/traffic.js';
 import { storeStats } from './capture.js';
 import type { DoctorContext } from './context.js';
 import { age } from './timebox.js';

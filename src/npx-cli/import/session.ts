@@ -7,10 +7,10 @@
  */
 import type { HostId } from '../../shared/hosts.js';
 import { dataPaths, type DataPaths } from '../../shared/paths.js';
-import { openStore } from '../../worker/store/sqlite-store.js';
+import { openStore } from '../../store/sqlite-store.js';
 import { planImport, type PlannedHost } from '../../worker/import/plan.js';
 import { runImport, type ImportSummary } from '../../worker/import/run.js';
-import { historySources } from '../../worker/transcripts/history.js';
+import { historySources } from '../../transcripts/history.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { workerRequest } from '../../shared/worker-client.js';
 import { checkHealth, recordedAuth } from '../../shared/worker-start.js';

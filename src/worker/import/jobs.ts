@@ -6,8 +6,8 @@
  * nobody polls any more (the CLI was killed) stops after its batch, as Ctrl-C would.
  */
 import { HOST_IDS, type HostId } from '../../shared/hosts.js';
-import type { MemoryStore } from '../store/types.js';
-import { ingestHistoryLog } from '../transcripts/history.js';
+import type { MemoryStore } from '../../store/types.js';
+import { ingestHistoryLog } from '../../transcripts/history.js';
 import { planImport, type PlannedHost } from './plan.js';
 import { runImport, type ImportProgress, type ImportSummary } from './run.js';
 

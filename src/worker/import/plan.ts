@@ -7,9 +7,9 @@ import { open } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { HostId } from '../../shared/hosts.js';
 import type { Env } from '../../shared/paths.js';
-import { compileSchema, fileInfo, type CompiledSchema, type FileState } from '../transcripts/engine.js';
-import { historySourcesFor, type HistoryLog, type HistorySource } from '../transcripts/history.js';
-import { loadShippedSchemas } from '../transcripts/shipped.js';
+import { compileSchema, fileInfo, type CompiledSchema, type FileState } from '../../transcripts/engine.js';
+import { historySourcesFor, type HistoryLog, type HistorySource } from '../../transcripts/history.js';
+import { loadShippedSchemas } from '../../transcripts/shipped.js';
 
 export interface PlannedHost {
   host: HostId;

@@ -6,8 +6,8 @@
  */
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
-import type { MemoryStore } from '../store/types.js';
-import { historyCheckpointKey, ingestHistoryLog, type HistoryIngestResult, type HistoryLog, type HistorySource } from '../transcripts/history.js';
+import type { MemoryStore } from '../../store/types.js';
+import { historyCheckpointKey, ingestHistoryLog, type HistoryIngestResult, type HistoryLog, type HistorySource } from '../../transcripts/history.js';
 import type { PlannedHost } from './plan.js';
 import { letterColdTail } from './tail.js';
 

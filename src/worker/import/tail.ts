@@ -6,8 +6,8 @@
  * is read again (and, being garbled, dead-lettered with its successor's bytes).
  */
 import { open } from 'node:fs/promises';
-import type { MemoryStore } from '../store/types.js';
-import { historyCheckpointKey, type HistoryLog } from '../transcripts/history.js';
+import type { MemoryStore } from '../../store/types.js';
+import { historyCheckpointKey, type HistoryLog } from '../../transcripts/history.js';
 
 /** A log untouched for this long is not being written. */
 export const COLD_AFTER_MS = 10 * 60 * 1000;

@@ -19,8 +19,8 @@ import { candidatePort, loadSettings, updateSettings, type Settings } from '../s
 import { SpoolDrain } from '../spool-drain.js';
 import { IngestBatcher } from '../ingest-batcher.js';
 import { StorageHealth } from '../storage-health.js';
-import { startTranscriptWatcher, type TranscriptWatcher } from '../transcripts/watcher.js';
-import type { MemoryStore } from '../store/types.js';
+import { startTranscriptWatcher, type TranscriptWatcher } from '../../transcripts/watcher.js';
+import type { MemoryStore } from '../../store/types.js';
 import { isSyncStore } from '../sync/engine.js';
 import { SyncService } from '../sync/service.js';
 import { syncStatus } from '../sync/status.js';

@@ -1,6 +1,6 @@
 /** Errors the HTTP layer turns into `{ error: { code, message } }` with a stable code. */
 import type { z } from 'zod';
-import { storageProblem } from '../store/errors.js';
+import { storageProblem } from '../../store/errors.js';
 
 export type ErrorCode =
   | 'bad_json' | 'invalid_body' | 'invalid_query' | 'not_found' | 'method_not_allowed' | 'unauthorized'

@@ -1,6 +1,6 @@
 /** Forget (with a dry run), purge, pins and tombstones. */
-import { StoreError } from '../store/errors.js';
-import type { ForgetTarget } from '../store/types.js';
+import { StoreError } from '../../store/errors.js';
+import type { ForgetTarget } from '../../store/types.js';
 import { HttpError, parseWith } from './errors.js';
 import { ForgetBody, ImportBody, PinBody, PinsQuery, TombstonesBody, TombstonesQuery, queryObject } from './schemas.js';
 import type { Route } from './types.js';

@@ -1,7 +1,7 @@
 /** History import jobs (import-history hands its import to the running worker: worker/import/jobs.ts). */
 import { z } from 'zod';
 import { HOST_IDS, type HostId } from '../../shared/hosts.js';
-import type { MemoryStore } from '../store/types.js';
+import type { MemoryStore } from '../../store/types.js';
 import { HistoryJobs } from '../import/jobs.js';
 import { HttpError, parseWith } from './errors.js';
 import type { Route } from './types.js';

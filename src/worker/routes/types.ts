@@ -1,4 +1,4 @@
-import type { IngestResult, MemoryStore } from '../store/types.js';
+import type { IngestResult, MemoryStore } from '../../store/types.js';
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { Logger } from '../logger.js';
 import type { HealthBody } from '../../shared/worker-start.js';

@@ -5,7 +5,7 @@
  * the rows it covers, the push cursor after the server committed (a repeat is a no-op there).
  */
 import { randomUUID } from 'node:crypto';
-import type { SqliteStore } from '../store/sqlite-store.js';
+import type { SqliteStore } from '../../store/sqlite-store.js';
 import { cursorText, parseCursor, START_CURSOR, type Remote } from './remote.js';
 
 export type SyncStore = Pick<SqliteStore, 'syncOutbox' | 'syncPending' | 'applyReplica' | 'getSyncState' | 'setSyncState' | 'syncDevices'

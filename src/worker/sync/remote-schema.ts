@@ -105,7 +105,7 @@ GRANT SELECT, INSERT, DELETE ON claude_mem.shared_projects TO PUBLIC;
     name: 'tombstones: what a member forgot, in commit order',
     up: `
 -- A forget on one device, for every other one: the key names an event, a session or an
--- observation (src/worker/store/memory-keys.ts); no content is kept. Pushing one also deletes
+-- observation (src/store/memory-keys.ts); no content is kept. Pushing one also deletes
 -- the member's events it names, and later pushes of them are refused (remote.ts).
 CREATE TABLE claude_mem.tombstones (
   seq bigserial PRIMARY KEY,

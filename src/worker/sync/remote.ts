@@ -3,8 +3,8 @@
  * union by idempotency key), pull others' events in commit order, share and unshare projects.
  */
 import pg from 'pg';
-import type { OutboxEvent, PinVersion, SyncDevice, SyncTombstone } from '../store/sync-rows.js';
-import type { ReplicaEvent } from '../store/types.js';
+import type { OutboxEvent, PinVersion, SyncDevice, SyncTombstone } from '../../store/sync-rows.js';
+import type { ReplicaEvent } from '../../store/types.js';
 import { migrateRemote, remoteVersion } from './remote-schema.js';
 
 /** Where the pull stopped: the last row taken, in (transaction id, sequence) order. */

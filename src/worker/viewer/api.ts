@@ -9,8 +9,8 @@ import { dataPaths } from '../../shared/paths.js';
 import { parseWith } from '../routes/errors.js';
 import { SearchQuery, queryObject } from '../routes/schemas.js';
 import type { RouteContext } from '../routes/types.js';
-import { StoreError } from '../store/errors.js';
-import type { ViewerReads } from '../store/viewer-reads.js';
+import { StoreError } from '../../store/errors.js';
+import type { ViewerReads } from '../../store/viewer-reads.js';
 import { captureHealth } from './health.js';
 
 export type ApiGet = (q: URLSearchParams, ctx: RouteContext, dataDir: string) => unknown;

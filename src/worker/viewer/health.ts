@@ -10,8 +10,8 @@ import { lossReason, readLosses } from '../../shared/losses.js';
 import { problem as trafficProblem } from '../../npx-cli/doctor/traffic.js';
 import type { StorageFailure } from '../storage-health.js';
 import { say } from './say.js';
-import type { HostTraffic } from '../store/traffic.js';
-import type { MemoryStore } from '../store/types.js';
+import type { HostTraffic } from '../../store/traffic.js';
+import type { MemoryStore } from '../../store/types.js';
 
 export interface HostHealth {
   host: HostId;

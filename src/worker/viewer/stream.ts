@@ -4,7 +4,7 @@
  * transcript watcher) a few times a second and sends them to every listener.
  */
 import type { ServerResponse } from 'node:http';
-import type { FeedCursor, ViewerReads } from '../store/viewer-reads.js';
+import type { FeedCursor, ViewerReads } from '../../store/viewer-reads.js';
 import { SECURITY_HEADERS } from './respond.js';
 
 const POLL_MS = 400;

@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historySourcesFor } from '../../../src/worker/transcripts/history.js';
+import { historySourcesFor } from '../../../src/transcripts/history.js';
 import type { HostId } from '../../../src/shared/hosts.js';
 import { DIST_BIN } from '../../helpers/temp.js';
 import { cleanupWorker, ensureBuilt, queryDb } from '../../hook-runtime/helpers.js';

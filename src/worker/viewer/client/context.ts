@@ -1,6 +1,6 @@
 /** The exact text the next session in a project receives at SessionStart (the same builder and budget). */
-import type { ContextResult } from '../../store/types.js';
-import type { ViewerProject } from '../../store/viewer-reads.js';
+import type { ContextResult } from '../../../store/types.js';
+import type { ViewerProject } from '../../../store/viewer-reads.js';
 import { empty, h, link, replace } from './dom.js';
 import { getJson } from './net.js';
 

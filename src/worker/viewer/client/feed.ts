@@ -1,5 +1,5 @@
 /** The live feed: the newest captured rows, and each new one as it is stored (server-sent events). */
-import type { FeedRow } from '../../store/viewer-reads.js';
+import type { FeedRow } from '../../../store/viewer-reads.js';
 import { empty, fileList, h, hostBadge, link, replace, time } from './dom.js';
 import { getJson } from './net.js';
 

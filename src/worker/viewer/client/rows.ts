@@ -1,5 +1,5 @@
 /** Rows shared by the views: one observation (a tool call with its result and files), forget and pin actions. */
-import type { Observation } from '../../store/types.js';
+import type { Observation } from '../../../store/types.js';
 import { fileList, h, time } from './dom.js';
 import { postJson, WRITES } from './net.js';
 import { confirmAction } from './confirm.js';

@@ -1,5 +1,5 @@
 /** Search with the CLI's filters (project, host, type, dates, file), results grouped by session. */
-import type { SearchAnswer, SearchResult } from '../../store/types.js';
+import type { SearchAnswer, SearchResult } from '../../../store/types.js';
 import { HOST_IDS } from './hosts.js';
 import { empty, fileList, h, hostBadge, hostLabel, link, replace, snippet, time } from './dom.js';
 import { getJson } from './net.js';

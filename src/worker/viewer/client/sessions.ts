@@ -1,5 +1,5 @@
 /** Sessions by project and host, and one session as a timeline with its subagents nested. */
-import type { ViewerItem, ViewerProject, ViewerSession, ViewerSessionDetail } from '../../store/viewer-reads.js';
+import type { ViewerItem, ViewerProject, ViewerSession, ViewerSessionDetail } from '../../../store/viewer-reads.js';
 import { empty, h, hostBadge, hostLabel, link, replace, time, when } from './dom.js';
 import { getJson } from './net.js';
 import { forgetButton, observationRow } from './rows.js';
