@@ -13,6 +13,7 @@ import { Bm25Index } from './bm25.js';
 import { generateCorpus } from './data/generate.js';
 import { readLocomo } from './external/locomo.js';
 import { readLongMemEval } from './external/longmemeval.js';
+import { DEFAULT_BUDGET, injectionTable, measureInjection, type InjectionRow } from './injection.js';
 import { FIXTURE_PROJECT, fixtureQuestions, loadFixtures } from './fixtures.js';
 import { sessionText } from './replay/claude-code.js';
 import { createScratchHome, type ScratchHome } from './replay/home.js';
@@ -23,6 +24,8 @@ import { searchCli, searchWorker } from './search.js';
 import type { Corpus, Question } from './types.js';
 
 const LIMIT = 20;
+/** A budget below the default, to show CLAUDE_MEM_CONTEXT_TOKENS binds. */
+const SMALL_BUDGET = 400;
 
 function percentile(values: number[], p: number): number {
   if (!values.length) return NaN;
@@ -121,7 +124,9 @@ async function main(): Promise<void> {
     const probes = probeRate(corpus, replay);
     const headline = corpus.questions.filter((q) => q.project !== FIXTURE_PROJECT);
     const ablation = o.ablation ? ablate(home, headline, scope, LIMIT) : [];
-    write(o, corpus, replay, results, latencies, probes, cli, askSeconds, home, ablation);
+    // Last: these sessions add rows to the projects.
+    const injection = [...await measureInjection(corpus, home), ...await measureInjection(corpus, home, SMALL_BUDGET, ['claude-code', 'codex'])];
+    write(o, corpus, replay, results, latencies, probes, cli, askSeconds, home, ablation, injection);
   } finally {
     if (o.keep) {
       home.stop();
@@ -133,7 +138,7 @@ async function main(): Promise<void> {
 function write(
   o: RecallOptions, corpus: Corpus, replay: ReplayOutcome, results: Ranked[], latencies: number[],
   probes: ReturnType<typeof probeRate>, cli: { sampled: number; agree: number }, askSeconds: number, home: ScratchHome,
-  ablation: AblationRow[],
+  ablation: AblationRow[], injection: InjectionRow[],
 ): void {
   const headline = results.filter((r) => r.question.project !== FIXTURE_PROJECT);
   const fixtureRows = results.filter((r) => r.question.project === FIXTURE_PROJECT);
@@ -144,7 +149,8 @@ function write(
     return qs.length ? round(qs.reduce((s, q) => s + overlap(q.asked, text.get(q.answers[0])!), 0) / qs.length) : null;
   };
   const turnRows = headline.filter((r) => r.turnHit !== null);
-  const list = targets(rows, probes.rate);
+  const injected = injection.reduce((n, r) => n + r.injections, 0);
+  const list = targets(rows, probes.rate, injected ? 1 - injection.reduce((n, r) => n + r.overBudget, 0) / injected : undefined);
   const lat = { p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)), queries: latencies.length };
 
   log('');
@@ -158,6 +164,7 @@ function write(
   log(`  last-time probes: ${probes.passed}/${probes.judged.length} session starts showed the previous session's key facts (${probes.judged.filter((p) => p.empty).length} with no context at all)`);
   log(`  replay: ${replay.stats.runs} hook runs in ${Math.round(replay.stats.seconds)} s (${replay.stats.timeouts} timeouts, ${replay.stats.failures} non-zero exits); not registered: ${JSON.stringify(replay.stats.unregistered)}; clock ${o.clock}`);
   if (ablation.length) log(`\n${ablationTable(ablation)}`);
+  log(`\n${injectionTable(injection)}`);
   log('');
   log(targetLines(list));
   const missed = list.filter((t) => !t.met).length;
@@ -168,7 +175,7 @@ function write(
     date: new Date().toISOString(), node: process.version, options: { ...o }, corpus: corpus.name,
     counts: { projects: Object.keys(corpus.projects).length, sessions: corpus.sessions.length, fixtures: corpus.fixtures.length, questions: corpus.questions.length, probes: corpus.probes.length },
     replay: { ...replay.stats, store: replay.store },
-    breakdowns: rows, fixtureBreakdowns: breakdowns(fixtureRows), ablation, targets: list, latencyMs: lat, askSeconds: round(askSeconds, 1), cliAgreement: cli,
+    breakdowns: rows, fixtureBreakdowns: breakdowns(fixtureRows), ablation, injection, defaultBudget: DEFAULT_BUDGET, targets: list, latencyMs: lat, askSeconds: round(askSeconds, 1), cliAgreement: cli,
     overlap: { literal: overlapOf('literal'), paraphrased: overlapOf('paraphrased') },
     lastTime: { passed: probes.passed, probes: probes.judged.length, rate: probes.rate, failed: probes.judged.filter((p) => !p.passed).slice(0, 50) },
     questions: results.map((r) => ({ id: r.question.id, form: r.form, style: r.question.style, query: r.form === 'asked' ? r.question.asked : r.question.keywords, answers: r.question.answers, rank: r.rank, baselineRank: r.baselineRank, turnHit: r.turnHit, returned: r.returned, top: r.top, ms: round(r.ms) })),

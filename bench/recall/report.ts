@@ -30,7 +30,7 @@ export function find(rows: Breakdown[], system: Breakdown['system'], form: Break
 }
 
 /** The issue's targets against the headline questions of this run. */
-export function targets(rows: Breakdown[], lastTime: number | null): Target[] {
+export function targets(rows: Breakdown[], lastTime: number | null, withinBudget?: number): Target[] {
   const out: Target[] = [];
   for (const form of ['asked', 'keywords'] as const) {
     const mine = find(rows, 'claude-mem', form);
@@ -41,6 +41,7 @@ export function targets(rows: Breakdown[], lastTime: number | null): Target[] {
     out.push({ figure: `MRR, ${form}`, value: mine.mrr, target: '≥ 0.75', met: mine.mrr >= 0.75 });
   }
   if (lastTime !== null) out.push({ figure: '"what was I doing last time" from session-start context', value: lastTime, target: '≥ 90 %', met: lastTime >= 0.9 });
+  if (withinBudget !== undefined) out.push({ figure: 'context injections within their token budget (share)', value: withinBudget, target: '= 1.00', met: withinBudget === 1 });
   return out;
 }
 

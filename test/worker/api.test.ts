@@ -1,4 +1,6 @@
 /** The real worker (built dist/, real SQLite store) over HTTP. */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerRequest } from '../../src/shared/worker-client.js';
 import { alive, auth, cleanupWorkers, cli, newHome, token, waitFor, workerJson, type Home } from './cli-helpers.js';
@@ -104,6 +106,29 @@ describe('worker API (real store)', () => {
     const ctx = await call(`/api/context?cwd=${encodeURIComponent('/tmp/project')}&maxTokens=500`);
     expect(ctx.status).toBe(200);
     expect(typeof ctx.body.text).toBe('string');
+  });
+
+  it('bounds context asked without a budget by settings.json contextMaxTokens, read per request', async () => {
+    const cwd = '/tmp/budget-project';
+    for (let i = 0; i < 30; i++) {
+      const saved = await call('/api/memory', { text: `Decision ${i}: the invoice exporter retries each failed upload with backoff and logs the tenant, the file and the attempt number`, title: `exporter decision ${i}`, cwd });
+      expect(saved.status).toBe(201);
+    }
+    const settings = join(home.dataDir, 'settings.json');
+    const before = existsSync(settings) ? readFileSync(settings, 'utf8') : undefined;
+    try {
+      const wide = await call(`/api/context?cwd=${encodeURIComponent(cwd)}`);
+      expect(wide.body.approxTokens).toBeGreaterThan(200);
+      writeFileSync(settings, JSON.stringify({ ...(before ? JSON.parse(before) : {}), contextMaxTokens: 100 }));
+      const narrow = await call(`/api/context?cwd=${encodeURIComponent(cwd)}`);
+      expect(narrow.body.approxTokens).toBeGreaterThan(0);
+      expect(narrow.body.approxTokens).toBeLessThanOrEqual(100);
+      // A caller's own budget still wins.
+      expect((await call(`/api/context?cwd=${encodeURIComponent(cwd)}&maxTokens=1000`)).body.approxTokens).toBeGreaterThan(200);
+    } finally {
+      if (before === undefined) rmSync(settings, { force: true });
+      else writeFileSync(settings, before);
+    }
   });
 
   it('searches from the CLI through the worker', () => {

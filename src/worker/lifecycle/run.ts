@@ -11,6 +11,7 @@ import { VERSION } from '../../shared/version.js';
 import { readWorkerInfo, type WorkerInfo } from '../../shared/worker-client.js';
 import { checkHealth, fetchHealth, isHealthBody, pidAlive, recordedAuth, releaseStartLock, workerLogPath, type HealthBody } from '../../shared/worker-start.js';
 import { ensureLossRecord, lossRecordPath } from '../../shared/losses.js';
+import { contextLimits } from '../../hook/context.js';
 import { createFileLogger, type Logger } from '../logger.js';
 import { createWorkerServer, type WorkerServer } from '../server.js';
 import type { RouteContext } from '../routes/types.js';
@@ -205,6 +206,8 @@ function routeContext(parts: WorkerParts, settings: Settings, health: () => Heal
       return result;
     },
     kickDrain: () => drain.kick(),
+    // Read per request, as the hooks do: a changed setting applies without a restart.
+    contextTokens: () => contextLimits(process.env, paths).maxTokens,
     storageFailed: (err) => {
       if (storage.failed(err)) drain.kick(1000);
     },

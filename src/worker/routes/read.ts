@@ -17,7 +17,7 @@ export const contextRoute: Route = {
     return {
       body: ctx.store.context({
         project: q.project, cwd: q.cwd, host: q.host, hostSessionId: q.session, mode: q.mode, prompt: q.prompt,
-        maxTokens: q.maxTokens, limit: q.limit,
+        maxTokens: q.maxTokens ?? ctx.contextTokens?.(), limit: q.limit,
       }),
     };
   },

@@ -21,6 +21,8 @@ export interface RouteContext {
   storageFailed(err: unknown): void;
   /** The current episode of failing writes, if any. */
   storageState(): StorageFailure | null;
+  /** The token budget of a context injection whose caller names none (settings.json, env). */
+  contextTokens?(): number | undefined;
   /** A one-time link that signs a browser in to the viewer. */
   viewerLink?(): string;
   /** Starts a graceful shutdown once the current response is sent. */
