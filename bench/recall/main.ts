@@ -158,6 +158,15 @@ function write(
     const [mine, all, own] = (['claude-mem', 'bm25-raw', 'bm25-project'] as const).map((sys) => find(rows, sys, form));
     if (mine && all && own) log(`  project scoping, ${form}: hit@5 / MRR claude-mem ${mine.hit5.toFixed(2)} / ${mine.mrr.toFixed(2)}; raw BM25 all sessions (the baseline) ${all.hit5.toFixed(2)} / ${all.mrr.toFixed(2)}; raw BM25 within the question's project (not a target) ${own.hit5.toFixed(2)} / ${own.mrr.toFixed(2)}`);
   }
+  for (const key of Object.keys(corpus.projects)) {
+    const own = breakdowns(headline.filter((r) => r.question.project === key));
+    const cell = (sys: 'claude-mem' | 'bm25-raw' | 'bm25-project', form: 'asked' | 'keywords') => {
+      const f = find(own, sys, form);
+      return f ? `${f.hit5.toFixed(2)}/${f.mrr.toFixed(2)}` : 'n/a';
+    };
+    const n = headline.filter((r) => r.question.project === key && r.form === 'asked').length;
+    if (n) log(`  ${key} (${n} questions), hit@5/MRR asked | keywords: claude-mem ${cell('claude-mem', 'asked')} | ${cell('claude-mem', 'keywords')}; BM25 all sessions ${cell('bm25-raw', 'asked')} | ${cell('bm25-raw', 'keywords')}; BM25 own project ${cell('bm25-project', 'asked')} | ${cell('bm25-project', 'keywords')}`);
+  }
   log(`  labelled turn in the top 5: ${turnRows.length ? `${turnRows.filter((r) => r.turnHit).length}/${turnRows.length}` : 'n/a (results name no turns)'}`);
   log(`  search latency (GET /api/search, ${lat.queries} queries): p50 ${lat.p50} ms, p95 ${lat.p95} ms`);
   log(`  claude-mem search --json agrees with GET /api/search on the top 5: ${cli.agree}/${cli.sampled}`);
