@@ -435,7 +435,7 @@ const EPISODES: Episode[] = [
           "test\tModuleNotFoundError: No module named 'pydantic_core._pydantic_core'",
           'test\tError: Process completed with exit code 4.',
         ), 0),
-        rd('.github/workflows/ci.yml', lines('      - uses: actions/setup-python@v5', '        with:', "          python-version: '3.x'", '      - uses: actions/cache@v4', '        with:', '          path: .venv', "          key: venv-${{ hashFiles('poetry.lock') }}", '      - run: poetry install --with dev')),
+        rd('.github/workflows/ci.yml', lines('      - uses: actions/setup-python@v5', '        id: py', '        with:', "          python-version: '3.x'", '      - uses: actions/cache@v4', '        with:', '          path: .venv', "          key: venv-${{ hashFiles('poetry.lock') }}", '      - run: poetry install --with dev')),
         say('The cache key is only the lockfile hash. setup-python with \'3.x\' moved to 3.12 yesterday, the job restored a .venv built under 3.11 (same lock, same key), and the compiled pydantic_core extension for cp311 cannot load in 3.12. Poetry sees a venv and installs nothing. Two fixes: pin the interpreter from .python-version, and put the Python version in the cache key.'),
         ed('.github/workflows/ci.yml', "          python-version: '3.x'", '          python-version-file: .python-version'),
         ed('.github/workflows/ci.yml', "          key: venv-${{ hashFiles('poetry.lock') }}", "          key: venv-${{ runner.os }}-py${{ steps.py.outputs.python-version }}-${{ hashFiles('poetry.lock') }}"),
