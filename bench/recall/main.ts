@@ -18,7 +18,7 @@ import { FIXTURE_PROJECT, fixtureQuestions, loadFixtures } from './fixtures.js';
 import { sessionText } from './replay/claude-code.js';
 import { createScratchHome, type ScratchHome } from './replay/home.js';
 import { replayCorpus, type ReplayOutcome } from './replay/index.js';
-import { table, targetLines, targets } from './report.js';
+import { find, table, targetLines, targets } from './report.js';
 import { breakdowns, factsPresent, overlap, rankOf, type Form, type Ranked } from './score.js';
 import { searchCli, searchWorker } from './search.js';
 import type { Corpus, Question } from './types.js';
@@ -65,7 +65,9 @@ async function ask(corpus: Corpus, home: ScratchHome, scope: (p: string | undefi
         : answer.ranked.slice(0, 5).some((r) => q.answers.includes(r.hostSessionId) && r.turns.includes(q.turn! + 1));
       results.push({
         question: q, form, rank: rankOf(ids, q.answers), turnHit, returned: ids.length,
-        baselineRank: rankOf(bm25.search(text, q.project, LIMIT), q.answers), ms: answer.ms, top: ids.slice(0, 5),
+        // The baseline has no notion of project: it ranks every session of every project.
+        baselineRank: rankOf(bm25.search(text, undefined, LIMIT), q.answers),
+        projectBaselineRank: rankOf(bm25.search(text, q.project, LIMIT), q.answers), ms: answer.ms, top: ids.slice(0, 5),
       });
     }
   }
@@ -158,6 +160,19 @@ function write(
   if (fixtureRows.length) log(table(`captured host sessions (project ${FIXTURE_PROJECT}, not in the targets): ${fixtureRows.length / 2} questions`, breakdowns(fixtureRows)));
   log('');
   log(`  word overlap of question and answer session: literal ${overlapOf('literal')}, paraphrased ${overlapOf('paraphrased')}`);
+  for (const form of ['asked', 'keywords'] as const) {
+    const [mine, all, own] = (['claude-mem', 'bm25-raw', 'bm25-project'] as const).map((sys) => find(rows, sys, form));
+    if (mine && all && own) log(`  project scoping, ${form}: hit@5 / MRR claude-mem ${mine.hit5.toFixed(2)} / ${mine.mrr.toFixed(2)}; raw BM25 all sessions (the baseline) ${all.hit5.toFixed(2)} / ${all.mrr.toFixed(2)}; raw BM25 within the question's project (not a target) ${own.hit5.toFixed(2)} / ${own.mrr.toFixed(2)}`);
+  }
+  for (const key of Object.keys(corpus.projects)) {
+    const own = breakdowns(headline.filter((r) => r.question.project === key));
+    const cell = (sys: 'claude-mem' | 'bm25-raw' | 'bm25-project', form: 'asked' | 'keywords') => {
+      const f = find(own, sys, form);
+      return f ? `${f.hit5.toFixed(2)}/${f.mrr.toFixed(2)}` : 'n/a';
+    };
+    const n = headline.filter((r) => r.question.project === key && r.form === 'asked').length;
+    if (n) log(`  ${key} (${n} questions), hit@5/MRR asked | keywords: claude-mem ${cell('claude-mem', 'asked')} | ${cell('claude-mem', 'keywords')}; BM25 all sessions ${cell('bm25-raw', 'asked')} | ${cell('bm25-raw', 'keywords')}; BM25 own project ${cell('bm25-project', 'asked')} | ${cell('bm25-project', 'keywords')}`);
+  }
   log(`  labelled turn in the top 5: ${turnRows.length ? `${turnRows.filter((r) => r.turnHit).length}/${turnRows.length}` : 'n/a (results name no turns)'}`);
   log(`  search latency (GET /api/search, ${lat.queries} queries): p50 ${lat.p50} ms, p95 ${lat.p95} ms`);
   log(`  claude-mem search --json agrees with GET /api/search on the top 5: ${cli.agree}/${cli.sampled}`);
@@ -178,7 +193,7 @@ function write(
     breakdowns: rows, fixtureBreakdowns: breakdowns(fixtureRows), ablation, injection, defaultBudget: DEFAULT_BUDGET, targets: list, latencyMs: lat, askSeconds: round(askSeconds, 1), cliAgreement: cli,
     overlap: { literal: overlapOf('literal'), paraphrased: overlapOf('paraphrased') },
     lastTime: { passed: probes.passed, probes: probes.judged.length, rate: probes.rate, failed: probes.judged.filter((p) => !p.passed).slice(0, 50) },
-    questions: results.map((r) => ({ id: r.question.id, form: r.form, style: r.question.style, query: r.form === 'asked' ? r.question.asked : r.question.keywords, answers: r.question.answers, rank: r.rank, baselineRank: r.baselineRank, turnHit: r.turnHit, returned: r.returned, top: r.top, ms: round(r.ms) })),
+    questions: results.map((r) => ({ id: r.question.id, form: r.form, style: r.question.style, query: r.form === 'asked' ? r.question.asked : r.question.keywords, answers: r.question.answers, rank: r.rank, baselineRank: r.baselineRank, projectBaselineRank: r.projectBaselineRank, turnHit: r.turnHit, returned: r.returned, top: r.top, ms: round(r.ms) })),
     scratchHome: o.keep ? home.root : undefined,
   }, null, 2) + '\n');
   process.exitCode = missed ? 1 : 0;

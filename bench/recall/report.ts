@@ -13,13 +13,19 @@ const pct = (n: number): string => `${(n * 100).toFixed(1)} %`;
 
 function row(label: string, f: Figures, withEmpty: boolean): string {
   const cells = [f2(f.hit1), f2(f.hit5), f2(f.hit10), f2(f.mrr)].map((c) => c.padStart(6));
-  return `  ${label.padEnd(46)}${cells.join('')}${withEmpty ? pct(f.empty).padStart(9) : ''}${String(f.n).padStart(6)}`;
+  return `  ${label.padEnd(54)}${cells.join('')}${withEmpty ? pct(f.empty).padStart(9) : ''.padStart(9)}${String(f.n).padStart(6)}`;
 }
 
+const SYSTEM_LABEL: Record<Breakdown['system'], string> = {
+  'claude-mem': 'claude-mem search',
+  'bm25-raw': 'BM25 raw text, all sessions',
+  'bm25-project': 'BM25 raw text, own project',
+};
+
 export function table(title: string, rows: Breakdown[]): string {
-  const out = [`${title}`, `  ${''.padEnd(46)}${['hit@1', 'hit@5', 'hit@10', 'MRR'].map((h) => h.padStart(6)).join('')}${'empty'.padStart(9)}${'n'.padStart(6)}`];
+  const out = [`${title}`, `  ${''.padEnd(54)}${['hit@1', 'hit@5', 'hit@10', 'MRR'].map((h) => h.padStart(6)).join('')}${'empty'.padStart(9)}${'n'.padStart(6)}`];
   for (const b of rows) {
-    const label = `${b.system === 'claude-mem' ? 'claude-mem search' : 'BM25 raw text'}  ${b.form}${b.style === 'all' ? '' : ` · ${b.style}`}`;
+    const label = `${SYSTEM_LABEL[b.system]}  ${b.form}${b.style === 'all' ? '' : ` · ${b.style}`}`;
     out.push(row(label, b.figures, b.system === 'claude-mem'));
   }
   return out.join('\n');

@@ -13,8 +13,10 @@ export interface Ranked {
   turnHit: boolean | null;
   /** Sessions the product returned. */
   returned: number;
-  /** 1-based rank in the raw-text BM25 baseline. */
+  /** 1-based rank in the raw-text BM25 baseline, over every session of every project. */
   baselineRank: number | null;
+  /** 1-based rank in the same BM25 over the sessions of the question's own project only. */
+  projectBaselineRank: number | null;
   ms: number;
   top: string[];
 }
@@ -45,7 +47,8 @@ export function figures(ranks: (number | null)[], returned?: number[]): Figures 
 }
 
 export interface Breakdown {
-  system: 'claude-mem' | 'bm25-raw';
+  /** bm25-raw: every session of every project (the baseline); bm25-project: the question's project only. */
+  system: 'claude-mem' | 'bm25-raw' | 'bm25-project';
   form: Form;
   style: 'all' | 'literal' | 'paraphrased';
   figures: Figures;
@@ -53,14 +56,14 @@ export interface Breakdown {
 
 export function breakdowns(results: Ranked[]): Breakdown[] {
   const out: Breakdown[] = [];
-  for (const system of ['claude-mem', 'bm25-raw'] as const) {
+  for (const system of ['claude-mem', 'bm25-raw', 'bm25-project'] as const) {
     for (const form of ['asked', 'keywords'] as const) {
       for (const style of ['all', 'literal', 'paraphrased'] as const) {
         const rows = results.filter((r) => r.form === form && (style === 'all' || r.question.style === style));
         if (!rows.length) continue;
         const f = system === 'claude-mem'
           ? figures(rows.map((r) => r.rank), rows.map((r) => r.returned))
-          : figures(rows.map((r) => r.baselineRank));
+          : figures(rows.map((r) => (system === 'bm25-raw' ? r.baselineRank : r.projectBaselineRank)));
         out.push({ system, form, style, figures: f });
       }
     }
