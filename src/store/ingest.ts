@@ -479,6 +479,7 @@ export class Ingestor {
   /** Inserts an observation (fts-index.ts indexes it). */
   private insertObservation(r: ObservationRow): number {
     const t = r.text;
+    this.twins.noteObservation(r.session.id, r.toolUseId);
     return Number(this.s.insertObs.run(
       r.session.id, r.eventId, r.host, r.session.project, r.promptNumber, t.type, t.title, t.subtitle, t.narrative,
       t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, r.toolUseId, r.at,
@@ -534,6 +535,7 @@ export class Ingestor {
     this.queue.clear();
     this.queueing = false;
     this.tombstones = this.s.anyTombstone.get() !== undefined;
+    this.twins.startBatch();
     const parsed = entries.map((r) => ({ r, raw: parseReplica(r) }));
     this.halves.startBatch(parsed.map((p) => p.raw).filter((x) => x !== null));
     const receivedAt = this.deps.now().toISOString();
