@@ -12,9 +12,10 @@
  * - peak memory (max RSS) of `claude-mem import-history` on a 1 GB history against a 100 MB one.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { openStore } from '../src/store/sqlite-store.js';
 import type { MemoryStore } from '../src/store/types.js';
 import { planImport } from '../src/worker/import/plan.js';
@@ -67,11 +68,26 @@ function seedCodex(home: string, mb: number, prefix: string): number {
   return bytes;
 }
 
+/** Reading and parsing alone: 1 MiB reads, split at newlines, JSON.parse per line. */
 async function readParse(files: string[]): Promise<number> {
   let n = 0;
+  const buf = Buffer.allocUnsafe(1 << 20);
   for (const f of files) {
-    const rl = createInterface({ input: createReadStream(f, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
-    for await (const line of rl) if (line) { JSON.parse(line); n++; }
+    const fh = await open(f, 'r');
+    try {
+      let rest = '';
+      const text = new StringDecoder('utf8');
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (!bytesRead) break;
+        const lines = (rest + text.write(buf.subarray(0, bytesRead))).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) if (line) { JSON.parse(line); n++; }
+      }
+      if (rest) { JSON.parse(rest); n++; }
+    } finally {
+      await fh.close();
+    }
   }
   return n;
 }
