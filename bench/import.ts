@@ -1,7 +1,9 @@
 /**
  * History import benchmarks, each against a baseline measured in the same run:
- * - throughput of `import-history`'s run (plan → store closed) over generated Codex rollouts,
- *   against reading + JSON.parse alone and reading + parsing + schema evaluation alone;
+ * - throughput of `import-history`'s run (plan → store closed) over generated Codex rollouts (small
+ *   events, ~417 per MB) and over real captured Claude Code and Codex sessions replicated to the
+ *   same size (host-logs.ts: the hosts' metadata per line and tool output), each against reading +
+ *   JSON.parse alone and reading + parsing + schema evaluation alone of the same files;
  * - the longest event-loop pause of a process that holds the store as the worker does and
  *   writes one hook event every 10 ms, while `claude-mem import-history` runs in its own process
  *   (the fallback when no worker runs), against the same process with no import running, and
@@ -10,24 +12,34 @@
  * - peak memory (max RSS) of `claude-mem import-history` on a 1 GB history against a 100 MB one.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { openStore } from '../src/store/sqlite-store.js';
 import type { MemoryStore } from '../src/store/types.js';
 import { planImport } from '../src/worker/import/plan.js';
 import { runImport } from '../src/worker/import/run.js';
 import { WORKER_BATCH_BYTES } from '../src/worker/import/jobs.js';
 import { ingestHistoryLog } from '../src/transcripts/history.js';
+import type { HostId } from '../src/shared/hosts.js';
+import type { PlannedHost } from '../src/worker/import/plan.js';
+import { seedHostLogs } from './host-logs.js';
 import { codexLog, nullStore } from './transcripts.js';
 import { BIN, benchHome, percentile, round } from './util.js';
 
-export interface ImportBench {
+/** End to end against its baselines, on one input. */
+export interface ImportThroughput {
   mb: number;
   mbPerSec: number;
   readParseMbPerSec: number;
   evalOnlyMbPerSec: number;
   events: number;
+}
+
+export interface ImportBench extends ImportThroughput {
+  /** The same on real host sessions (Claude Code and Codex, replicated). */
+  hostLogs: ImportThroughput;
   inProcessPauseMs: number;
   workerMbPerSec: number;
   workerHookWriteMaxMs: number;
@@ -56,11 +68,26 @@ function seedCodex(home: string, mb: number, prefix: string): number {
   return bytes;
 }
 
+/** Reading and parsing alone: 1 MiB reads, split at newlines, JSON.parse per line. */
 async function readParse(files: string[]): Promise<number> {
   let n = 0;
+  const buf = Buffer.allocUnsafe(1 << 20);
   for (const f of files) {
-    const rl = createInterface({ input: createReadStream(f, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
-    for await (const line of rl) if (line) { JSON.parse(line); n++; }
+    const fh = await open(f, 'r');
+    try {
+      let rest = '';
+      const text = new StringDecoder('utf8');
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+        if (!bytesRead) break;
+        const lines = (rest + text.write(buf.subarray(0, bytesRead))).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) if (line) { JSON.parse(line); n++; }
+      }
+      if (rest) { JSON.parse(rest); n++; }
+    } finally {
+      await fh.close();
+    }
   }
   return n;
 }
@@ -112,37 +139,51 @@ async function peakRssMb(mb: number, prefix: string): Promise<{ mb: number; rssM
   }
 }
 
+const planFiles = (plan: PlannedHost[]): string[] => plan.flatMap((h) => h.sources.flatMap((s) => s.logs.map((l) => l.path)));
+
+/** Baselines (each twice, the second on warm code), then the import end to end into a fresh store, closed. */
+async function throughput(home: string, hosts: HostId[], bytes: number): Promise<ImportThroughput & { plan: PlannedHost[] }> {
+  const mb = bytes / 1e6;
+  const plan = await planImport({ hosts, env: { HOME: home } });
+  const files = planFiles(plan);
+  let readParseMbPerSec = 0;
+  let evalOnlyMbPerSec = 0;
+  let events = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    let t = performance.now();
+    await readParse(files);
+    readParseMbPerSec = mb / ((performance.now() - t) / 1000);
+    const nul = nullStore();
+    t = performance.now();
+    await runImport({ store: nul, plan });
+    evalOnlyMbPerSec = mb / ((performance.now() - t) / 1000);
+    events = nul.events;
+  }
+  const db = join(home, `inproc-${hosts.join('-')}.db`);
+  const t0 = performance.now();
+  const store = openStore(db);
+  await runImport({ store, plan, ingest: ingestHistoryLog });
+  store.close();
+  const mbPerSec = mb / ((performance.now() - t0) / 1000);
+  return { plan, mb: round(mb, 1), mbPerSec: round(mbPerSec, 1), readParseMbPerSec: round(readParseMbPerSec, 1), evalOnlyMbPerSec: round(evalOnlyMbPerSec, 1), events };
+}
+
+async function hostLogThroughput(mb: number): Promise<ImportThroughput> {
+  const h = benchHome();
+  try {
+    const t = await throughput(h.root, ['claude-code', 'codex'], seedHostLogs(h.root, mb));
+    return { mb: t.mb, mbPerSec: t.mbPerSec, readParseMbPerSec: t.readParseMbPerSec, evalOnlyMbPerSec: t.evalOnlyMbPerSec, events: t.events };
+  } finally {
+    h.cleanup();
+  }
+}
+
 export async function benchImport(o: { targetMb: number; bigMb: number }): Promise<ImportBench> {
   const h = benchHome();
   try {
-    const bytes = seedCodex(h.root, o.targetMb, 'a');
-    const mb = bytes / 1e6;
-    const dir = join(h.root, '.codex', 'sessions', '2026', '11', '30');
-    const files = readdirSync(dir).map((f) => join(dir, f));
-    const plan = await planImport({ hosts: ['codex'], env: { HOME: h.root } });
-    // Baselines, each twice (the second on warm code).
-    let readParseMbPerSec = 0;
-    let evalOnlyMbPerSec = 0;
-    let events = 0;
-    for (let pass = 0; pass < 2; pass++) {
-      let t = performance.now();
-      await readParse(files);
-      readParseMbPerSec = mb / ((performance.now() - t) / 1000);
-      const nul = nullStore();
-      t = performance.now();
-      await runImport({ store: nul, plan });
-      evalOnlyMbPerSec = mb / ((performance.now() - t) / 1000);
-      events = nul.events;
-    }
-    // End to end in this process, store closed included.
-    const db = join(h.root, 'inproc.db');
-    const t0 = performance.now();
-    await (async () => {
-      const store = openStore(db);
-      await runImport({ store, plan, ingest: ingestHistoryLog });
-      store.close();
-    })();
-    const mbPerSec = mb / ((performance.now() - t0) / 1000);
+    const codex = await throughput(h.root, ['codex'], seedCodex(h.root, o.targetMb, 'a'));
+    const { plan, mb } = codex;
+    const hostLogs = await hostLogThroughput(o.targetMb);
     // As the worker runs it (jobs.ts): 256 KiB batches, hook writes on the same connection in between.
     const wstore = openStore(join(h.root, 'worker-job.db'));
     const t1 = performance.now();
@@ -158,7 +199,7 @@ export async function benchImport(o: { targetMb: number; bigMb: number }): Promi
     const small = await peakRssMb(Math.max(20, o.bigMb / 10), 'b');
     const big = await peakRssMb(o.bigMb, 'c');
     return {
-      mb: round(mb, 1), mbPerSec: round(mbPerSec, 1), readParseMbPerSec: round(readParseMbPerSec, 1), evalOnlyMbPerSec: round(evalOnlyMbPerSec, 1), events,
+      mb, mbPerSec: codex.mbPerSec, readParseMbPerSec: codex.readParseMbPerSec, evalOnlyMbPerSec: codex.evalOnlyMbPerSec, events: codex.events, hostLogs,
       inProcessPauseMs: round(inProc.pauseMs, 1), workerMbPerSec: round(workerMbPerSec, 1), workerHookWriteMaxMs: round(Math.max(...inProc.writes), 1), separatePauseMs: round(separate.pauseMs, 1), idlePauseMs: round(idle.pauseMs, 1),
       hookWriteP99Ms: round(percentile(separate.writes, 99), 1), hookWriteMaxMs: round(Math.max(...separate.writes), 1),
       idleHookWriteMaxMs: round(Math.max(...idle.writes), 1),

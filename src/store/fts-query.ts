@@ -15,7 +15,7 @@
 import { isStopWord } from './stop-words.js';
 
 const MAX_TERMS = 16;
-const MAX_TOKEN_CHARS = 64;
+export const MAX_TOKEN_CHARS = 64;
 const AUTO_PREFIX_MIN = 4;
 // Word characters as the unicode61 tokenizer sees them (letters, numbers, marks, private use).
 export const WORD_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
@@ -172,33 +172,4 @@ export function hasExactPhrases(text: string, phrases: readonly string[][]): boo
     }
     return false;
   });
-}
-
-/**
- * The words the index should also find a row by: each compound's joined form (`read-only` →
- * readonly, `parse_config` → parseconfig) and each camelCase word's parts (`parseConfig` →
- * parse config). Indexed in a column of their own, so phrases in the text stay adjacent.
- */
-export function compoundWords(text: string | null | undefined, maxChars = 4000): string {
-  if (!text) return '';
-  const out = new Set<string>();
-  let size = 0;
-  const add = (w: string) => {
-    if (size > maxChars || out.has(w)) return;
-    out.add(w);
-    size += w.length + 1;
-  };
-  // One character class, so the scan stays linear on long runs of letters.
-  for (const m of text.matchAll(/[\p{L}\p{N}_-]+/gu)) {
-    if (m[0].length > MAX_TOKEN_CHARS * 4 || !/[\p{L}\p{N}][-_]+[\p{L}\p{N}]/u.test(m[0])) continue;
-    const parts = tokensOf(m[0]);
-    if (parts.length <= 6) add(fold(parts.join('')));
-    if (size > maxChars) break;
-  }
-  for (const m of text.matchAll(WORD_RE)) {
-    if (m[0].length < 4 || m[0].length > MAX_TOKEN_CHARS) continue;
-    for (const p of camelParts(m[0])) add(p);
-    if (size > maxChars) break;
-  }
-  return [...out].join(' ');
 }

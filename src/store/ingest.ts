@@ -408,6 +408,7 @@ export class Ingestor {
   private addPrompt(e: CaptureEvent, session: SessionDbState, eventId: number, at: string, text: string, priv: boolean): void {
     const number = session.promptCount + 1;
     const tags = rowTags(e.host, session.project);
+    this.twins.noteRow('prompts', session.id, e.promptId ?? null);
     const r = this.s.insertPrompt.run(
       session.id, eventId, e.host, session.project, number, e.promptId ?? null, text, priv ? 1 : 0, tags, at,
     );
@@ -479,6 +480,7 @@ export class Ingestor {
   /** Inserts an observation (fts-index.ts indexes it). */
   private insertObservation(r: ObservationRow): number {
     const t = r.text;
+    this.twins.noteRow('calls', r.session.id, r.toolUseId);
     return Number(this.s.insertObs.run(
       r.session.id, r.eventId, r.host, r.session.project, r.promptNumber, t.type, t.title, t.subtitle, t.narrative,
       t.facts, t.filesRead, t.filesModified, t.concepts, t.toolName, t.tags, r.toolUseId, r.at,
@@ -534,6 +536,7 @@ export class Ingestor {
     this.queue.clear();
     this.queueing = false;
     this.tombstones = this.s.anyTombstone.get() !== undefined;
+    this.twins.startBatch();
     const parsed = entries.map((r) => ({ r, raw: parseReplica(r) }));
     this.halves.startBatch(parsed.map((p) => p.raw).filter((x) => x !== null));
     const receivedAt = this.deps.now().toISOString();

@@ -12,7 +12,7 @@
  * Tokenizer: porter over unicode61 — English stemming in the index and, symmetrically, in the query.
  */
 import type Database from 'better-sqlite3';
-import { compoundWords } from './fts-query.js';
+import { compoundWords } from './compound-words.js';
 import { rowTags } from './tags.js';
 
 export type IndexedKind = 'observation' | 'prompt' | 'assistant' | 'summary';

@@ -48,6 +48,13 @@ export class Twins {
   private readonly s;
   /** `session id \0 prompt id` → prompt number, for the current batch. */
   private readonly turns = new Map<string, number | null>();
+  /**
+   * Per session row, for the current batch: whether it may hold a call (observation) or a prompt
+   * without the host's id. One with an id can only be the twin of such a row, and most sessions
+   * have none, so the window query (the costliest step of storing a call or a prompt in a bulk
+   * import) is skipped.
+   */
+  private readonly idless = { calls: new Map<number, boolean>(), prompts: new Map<number, boolean>() };
 
   constructor(db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
@@ -55,6 +62,8 @@ export class Twins {
       turn: p('SELECT number FROM prompts WHERE session_id = ? AND native_id = ?').pluck(),
       alias: p('SELECT 1 FROM event_aliases WHERE idem_key = ?').pluck(),
       known: p('SELECT 1 FROM events WHERE idem_key = ?').pluck(),
+      idlessCall: p('SELECT 1 FROM observations WHERE session_id = ? AND tool_use_id IS NULL LIMIT 1').pluck(),
+      idlessPrompt: p('SELECT 1 FROM prompts WHERE session_id = ? AND native_id IS NULL LIMIT 1').pluck(),
       promptTwin: p(`SELECT e.id FROM prompts p JOIN events e ON e.id = p.event_id
         WHERE p.session_id = ? AND (p.native_id IS NULL OR ? IS NULL) AND p.text = ? AND p.private = ? AND e.at BETWEEN ? AND ?
           AND (json_extract(e.payload, '$.source') = 'transcript') = ?
@@ -75,6 +84,23 @@ export class Twins {
 
   startBatch(): void {
     this.turns.clear();
+    this.idless.calls.clear();
+    this.idless.prompts.clear();
+  }
+
+  /** A row is about to be written: one without the host's id may be a later twin's match. */
+  noteRow(kind: 'calls' | 'prompts', sessionRow: number, hostId: string | null): void {
+    if (hostId === null) this.idless[kind].set(sessionRow, true);
+  }
+
+  private mayHoldIdless(kind: 'calls' | 'prompts', sessionRow: number): boolean {
+    const known = this.idless[kind];
+    let v = known.get(sessionRow);
+    if (v === undefined) {
+      v = (kind === 'calls' ? this.s.idlessCall : this.s.idlessPrompt).get(sessionRow) !== undefined;
+      known.set(sessionRow, v);
+    }
+    return v;
   }
 
   /** The turn (prompt number) of the prompt the event names, if that prompt is stored. */
@@ -102,6 +128,7 @@ export class Twins {
     if (e.kind !== 'prompt') return false;
     if (this.s.alias.get(key)) return true;
     if (this.s.known.get(key)) return false; // a plain redelivery: the insert counts it
+    if ((e.promptId ?? null) !== null && !this.mayHoldIdless('prompts', sessionRow)) return false;
     const [lo, hi] = window(at);
     const twin = this.s.promptTwin.get(sessionRow, e.promptId ?? null, text, priv ? 1 : 0, lo, hi, fromLog(e.source) ? 0 : 1, at) as number | undefined;
     if (twin === undefined) return false;
@@ -119,6 +146,7 @@ export class Twins {
   isToolTwin(e: CaptureEvent, keys: string[], sessionRow: number, toolName: string | undefined, at: string): boolean {
     if (keys.some((k) => this.s.alias.get(k))) return true;
     if (keys.some((k) => this.s.known.get(k))) return false;
+    if ((e.toolUseId ?? null) !== null && !this.mayHoldIdless('calls', sessionRow)) return false;
     const [lo, hi] = window(at, TOOL_WINDOW_MS);
     const twin = this.s.toolTwin.get(sessionRow, toolName ?? null, e.toolUseId ?? null, lo, hi, fromLog(e.source) ? 0 : 1, at) as number | undefined;
     if (twin === undefined) return false;

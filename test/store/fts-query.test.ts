@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compoundWords, hasExactPhrases, parseQuery, toFtsQuery } from '../../src/store/fts-query.js';
+import { compoundWords } from '../../src/store/compound-words.js';
+import { hasExactPhrases, parseQuery, toFtsQuery } from '../../src/store/fts-query.js';
 import { makeSnippet } from '../../src/store/snippet.js';
 
 describe('toFtsQuery', () => {
