@@ -41,3 +41,6 @@ export const HOST_FACTS = [
   warpFacts,
   geminiFacts,
 ] as const;
+
+/** The host a memory saved without one belongs to (every session belongs to a host). */
+export const DEFAULT_MEMORY_HOST = claudeCodeFacts.id;

@@ -7,7 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CaptureEvent, CaptureKind } from '../shared/capture-event.js';
 import { eventKey, toolEventKey } from '../shared/event-key.js';
-import type { HostId } from '../shared/hosts.js';
+import { DEFAULT_MEMORY_HOST, type HostId } from '../shared/hosts.js';
 import type { ObservationDraft, SessionDigest, SummaryDraft } from '../observer/types.js';
 import { isEnvironmentError, StoreError } from './errors.js';
 import { ObservationQueue, type ObservationRow, type ObservationText } from './observation-queue.js';
@@ -37,9 +37,6 @@ const DIGEST_PROMPTS = 50;
 const DIGEST_OBSERVATIONS = 300;
 const DIGEST_ASSISTANT = 40;
 const MEMORY_TITLE_CHARS = 80;
-/** SaveMemoryInput.host is optional but every session belongs to a host. */
-export const DEFAULT_MEMORY_HOST: HostId = 'claude-code';
-
 interface SessionState {
   id: number;
   privateTurn: number;

@@ -25,16 +25,6 @@ export interface SessionRef {
 /** Our own recall tools (native, through MCP, or as an OMP `xd://` device): calling them is not work worth remembering. */
 export const isRecallCall = isOwnRecallCall;
 
-/** Host tool names the shared vocabulary does not know. */
-const HOST_TOOLS: Partial<Record<HostId, Record<string, string>>> = {
-  pi: { find: 'Glob' },
-  omp: { find: 'Glob', python: 'Bash' },
-};
-
-export function toolName(host: HostId, raw: string): string {
-  return HOST_TOOLS[host]?.[raw.toLowerCase()] ?? normalizeToolName(host, raw);
-}
-
 function call<T>(fn: (() => T) | undefined): T | undefined {
   try {
     return fn?.();
@@ -92,7 +82,7 @@ export function toolUse(host: HostId, s: SessionRef, event: Record<string, unkno
   const id = str(event.toolCallId);
   const raw = str(event.toolName);
   if (!id || !raw || isRecallCall(raw, event.args ?? event.input)) return undefined;
-  return { ...base(host, 'tool_use', s, at), toolUseId: id, toolName: toolName(host, raw), rawToolName: raw, toolInput: event.args ?? event.input };
+  return { ...base(host, 'tool_use', s, at), toolUseId: id, toolName: normalizeToolName(host, raw), rawToolName: raw, toolInput: event.args ?? event.input };
 }
 
 /** `tool_result {toolCallId, toolName, input, content, details, isError}` → the finished call. */
@@ -104,7 +94,7 @@ export function toolResult(host: HostId, s: SessionRef, event: Record<string, un
   if (event.details !== undefined) response.details = event.details;
   return {
     ...base(host, 'tool_result', s, at),
-    toolUseId: id, toolName: toolName(host, raw), rawToolName: raw,
+    toolUseId: id, toolName: normalizeToolName(host, raw), rawToolName: raw,
     ...(event.input !== undefined && { toolInput: event.input }),
     toolResponse: response,
     ...(event.isError === true && { toolFailed: true }),

@@ -1,0 +1,76 @@
+/**
+ * A host lives in one place: src/hosts/<id>/ (its facts, its dialect, its install module) and one
+ * line of src/hosts/registry.ts. No other source file names a host id in code (comments may).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { HOST_FACTS } from '../../src/hosts/registry.js';
+import { HOST_IDS, type HostId } from '../../src/shared/hosts.js';
+import { getAdapter } from '../../src/hook/adapters/index.js';
+import { loadHostModule } from '../../src/npx-cli/hosts/modules.js';
+import { REPO_ROOT } from '../helpers/temp.js';
+
+const SRC = join(REPO_ROOT, 'src');
+const HOSTS_DIR = join(SRC, 'hosts');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+/** The host ids a file may name: any inside src/hosts/, its own host's in a plugin's folder. */
+function mayName(file: string): (id: string) => boolean {
+  const rel = relative(SRC, file).split('\\').join('/');
+  if (rel.startsWith('hosts/')) return () => true;
+  const plugin = /^plugins\/([^/]+)\//.exec(rel)?.[1];
+  return (id) => plugin !== undefined && (plugin === id || plugin.startsWith(`${id}-`));
+}
+
+/** String literals in code (quoted object keys and literal types included) equal to a host id, as `file:line "id"`. */
+function namedIds(file: string, allowed: (id: string) => boolean, text = readFileSync(file, 'utf8')): string[] {
+  const ids = new Set<string>(HOST_IDS);
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const hit = (node: ts.Node, text: string) => {
+    if (!ids.has(text) || allowed(text)) return;
+    out.push(`${relative(REPO_ROOT, file)}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1} "${text}"`);
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) hit(node, node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+describe('one place per host', () => {
+  it('no source file outside src/hosts/ names a host id (a plugin may name its own host)', () => {
+    const found = sourceFiles(SRC).flatMap((f) => namedIds(f, mayName(f)));
+    expect(found).toEqual([]);
+  });
+
+  it('the check finds a host id where one is named', () => {
+    const code = "f('goose');\nconst m = { 'claude-code': 1, cursor: 2 };\ntype H = `pi` | 'omp';\n// 'codex' in a comment";
+    expect(namedIds(join(SRC, 'x.ts'), () => false, code)).toEqual(['src/x.ts:1 "goose"', 'src/x.ts:2 "claude-code"', 'src/x.ts:3 "pi"', 'src/x.ts:3 "omp"']);
+    expect(namedIds(join(SRC, 'plugins', 'pi-base', 'x.ts'), mayName(join(SRC, 'plugins', 'pi-base', 'x.ts')), code)).toEqual(['src/plugins/pi-base/x.ts:1 "goose"', 'src/plugins/pi-base/x.ts:2 "claude-code"', 'src/plugins/pi-base/x.ts:3 "omp"']);
+  });
+
+  it('every host folder is registered, and holds its facts, its dialect (when it has hooks) and its install module', async () => {
+    const folders = readdirSync(HOSTS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(folders).toEqual([...HOST_IDS].sort());
+    for (const facts of HOST_FACTS) {
+      const id: HostId = facts.id;
+      const dir = join(HOSTS_DIR, id);
+      expect(existsSync(join(dir, `${id}-facts.ts`)), `${id}-facts.ts`).toBe(true);
+      expect(existsSync(join(dir, `${id}-install.ts`)), `${id}-install.ts`).toBe(true);
+      expect(existsSync(join(dir, `${id}-hooks.ts`)), `${id}-hooks.ts exists exactly when its facts say hooks`).toBe(!!facts.hooks);
+      expect((await loadHostModule(id)).id).toBe(id);
+      expect((await getAdapter(id)).host, `${id}'s hook adapter`).toBe(id);
+    }
+  });
+});
