@@ -9,6 +9,7 @@ import { truncateText } from '../shared/capture-event.js';
 import type { DataPaths } from '../shared/paths.js';
 import { recordLoss } from '../shared/losses.js';
 import { writeSpool } from '../shared/spool.js';
+import { ROUTES } from '../shared/worker-api.js';
 import type { HookLog } from './debug-log.js';
 import { errorText } from './debug-log.js';
 import { liteRequest } from './http-lite.js';
@@ -64,7 +65,7 @@ async function post(events: CaptureEvent[], opts: DeliverOptions): Promise<Attem
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const res = await liteRequest({
-        port: endpoint.port, auth: endpoint.auth, method: 'POST', path: '/api/events', body: { events: batch }, timeoutMs: opts.timeoutMs,
+        port: endpoint.port, auth: endpoint.auth, method: 'POST', path: ROUTES.events, body: { events: batch }, timeoutMs: opts.timeoutMs,
       });
       if (res.status >= 200 && res.status < 300) {
         const rejected = (res.body as { rejected?: { index: number; code: string; reason: string }[] } | undefined)?.rejected;
