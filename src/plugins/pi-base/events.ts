@@ -11,6 +11,7 @@
 import { isValidCwd, isValidSessionId, SESSION_ID_RE, type CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
 import { normalizeToolName } from '../../shared/tool-names.js';
+import { str } from '../../shared/values.js';
 import { isOwnRecallCall } from '../shared/api.js';
 import type { ExtensionContextLike } from './host-api.js';
 
@@ -59,7 +60,6 @@ function base(host: HostId, kind: CaptureEvent['kind'], s: SessionRef, at: strin
   };
 }
 
-const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 export function sessionStart(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent {
   const reason = str(event.reason);
@@ -67,13 +67,13 @@ export function sessionStart(host: HostId, s: SessionRef, event: Record<string, 
 }
 
 export function sessionEnd(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent {
-  return { ...base(host, 'session_end', s, at), reason: str(event.reason) ?? 'shutdown' };
+  return { ...base(host, 'session_end', s, at), reason: typeof event.reason === 'string' ? event.reason : 'shutdown' };
 }
 
 /** `before_agent_start.prompt`: the submitted text after template expansion, as the model gets it. */
 export function prompt(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent | undefined {
   const text = str(event.prompt);
-  if (text === undefined || text.trim() === '') return undefined;
+  if (!text?.trim()) return undefined;
   return { ...base(host, 'prompt', s, at), prompt: text };
 }
 
