@@ -10,7 +10,7 @@ import { contextPath, contextTextOf } from '../shared/worker-api.js';
 import { liteRequest } from './http-lite.js';
 import type { WorkerLink } from './link.js';
 
-export const DEFAULT_CONTEXT_BUDGET_MS = 1500;
+const DEFAULT_CONTEXT_BUDGET_MS = 1500;
 /** Kept back from the budget for printing the answer and exiting. */
 const EXIT_RESERVE_MS = 40;
 /** Below this, asking is pointless. */
@@ -34,7 +34,7 @@ function readSettings(paths: DataPaths): { contextBudgetMs?: unknown; contextMax
   }
 }
 
-export interface ContextLimits {
+interface ContextLimits {
   /** CLAUDE_MEM_CONTEXT_BUDGET_MS, else settings.json `contextBudgetMs`, else 1500 ms. */
   budgetMs: number;
   /** CLAUDE_MEM_CONTEXT_TOKENS, else settings.json `contextMaxTokens`, else the worker's default (1500). */
@@ -57,7 +57,7 @@ export function contextBudgetMs(env: Env, paths: DataPaths): number {
   return contextLimits(env, paths).budgetMs;
 }
 
-export interface ContextRequest {
+interface ContextRequest {
   cwd: string;
   host: string;
   sessionId?: string;

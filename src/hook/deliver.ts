@@ -17,7 +17,7 @@ import type { WorkerLink } from './link.js';
 
 export type DeliveryOutcome = 'acknowledged' | 'spooled' | 'lost';
 
-export interface DeliverOptions {
+interface DeliverOptions {
   paths: DataPaths;
   link: WorkerLink;
   log: HookLog;
@@ -26,7 +26,7 @@ export interface DeliverOptions {
 }
 
 /** Free text kept per field after the worker refused a batch as too large (413). */
-export const SHRUNK_FIELD_CHARS = 8 * 1024;
+const SHRUNK_FIELD_CHARS = 8 * 1024;
 
 function shrinkValue(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return truncateText(v, SHRUNK_FIELD_CHARS);
@@ -42,7 +42,7 @@ function shrinkValue(v: unknown, depth = 0): unknown {
 }
 
 /** The same events with every long string cut and marked: kept rather than dropped. */
-export function shrinkEvents(events: readonly CaptureEvent[]): CaptureEvent[] {
+function shrinkEvents(events: readonly CaptureEvent[]): CaptureEvent[] {
   return events.map((e) => shrinkValue(e) as CaptureEvent);
 }
 

@@ -8,7 +8,7 @@ const strs = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boo
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** "2025-01-31T14:03:22.123Z" → "2025-01-31 14:03". */
-export function shortTime(iso: string): string {
+function shortTime(iso: string): string {
   return iso.length >= 16 ? iso.slice(0, 16).replace('T', ' ') : iso;
 }
 
@@ -36,7 +36,7 @@ function toEvidence(e: SearchEvidence): EvidenceOut {
   };
 }
 
-export function toSearchResult(r: SearchResult): SearchResultOut {
+function toSearchResult(r: SearchResult): SearchResultOut {
   return {
     session: str(r.hostSessionId), sessionId: Number(r.sessionId), host: str(r.host), project: str(r.project),
     startedAt: str(r.startedAt), endedAt: r.endedAt ? str(r.endedAt) : null, summaryId: num(r.summaryId),

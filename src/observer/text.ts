@@ -16,7 +16,7 @@ export const LIMITS = {
 
 const ANSI_RE = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
 
-export function stripAnsi(s: string): string {
+function stripAnsi(s: string): string {
   return s.includes('\x1b') ? s.replace(ANSI_RE, '') : s;
 }
 

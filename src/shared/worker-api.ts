@@ -16,10 +16,10 @@ export const ROUTES = {
   memory: '/api/memory',
 } as const;
 
-export type QueryParams = Record<string, string | number | undefined>;
+type QueryParams = Record<string, string | number | undefined>;
 
 /** `?a=1&b=2` without the empty values, or '' when nothing is left. */
-export function queryString(params: QueryParams): string {
+function queryString(params: QueryParams): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
   const s = q.toString();
@@ -27,7 +27,7 @@ export function queryString(params: QueryParams): string {
 }
 
 /** A search as `GET /api/search` takes it. */
-export function searchParams(q: SearchQuery): QueryParams {
+function searchParams(q: SearchQuery): QueryParams {
   return {
     q: q.query, project: q.project, widen: q.widen ? 1 : undefined, host: q.host, type: q.type, since: q.since, until: q.until,
     file: q.file, session: q.hostSessionId, sessionHost: q.sessionHost, limit: q.limit, offset: q.offset,
@@ -41,7 +41,7 @@ export const timelinePath = (q: TimelineQuery): string => ROUTES.timeline + quer
 });
 
 /** What `GET /api/context` takes (src/worker/routes/read.ts). */
-export interface ContextParams {
+interface ContextParams {
   project?: string;
   cwd?: string;
   host?: string;

@@ -12,7 +12,7 @@ import type { StatementCache } from './statements.js';
 import type { ContextResult, SearchResult } from './types.js';
 
 /** A prompt-time injection takes at most this share of the token budget. */
-export const PROMPT_SHARE = 1 / 3;
+const PROMPT_SHARE = 1 / 3;
 const RELATED_SESSIONS = 3;
 const SEARCHED_SESSIONS = 10;
 const GIVEN_DAYS = 30;

@@ -17,12 +17,12 @@ import { ROUTES as API } from '../shared/worker-api.js';
 import type { Route, RouteContext } from './routes/types.js';
 import type { Viewer } from './viewer/index.js';
 
-export interface BodyLimits {
+interface BodyLimits {
   default: number;
   events: number;
 }
 
-export interface ServerOptions {
+interface ServerOptions {
   ctx: RouteContext;
   token: string;
   /** This worker's instance (worker.json): signed requests must name it. */

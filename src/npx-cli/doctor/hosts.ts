@@ -19,7 +19,7 @@ import { hookRoundTrip, type ProbeOutcome } from './probe.js';
 import { errorText } from './timebox.js';
 import type { Check } from './types.js';
 
-export interface HostsOutcome {
+interface HostsOutcome {
   checks: Check[];
   /** Probe sessions to remove once every check is done. */
   probeSessions: string[];

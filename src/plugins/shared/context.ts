@@ -13,9 +13,9 @@ import { contextPath, contextTextOf } from '../../shared/worker-api.js';
 import { workerRequest } from '../../shared/worker-client.js';
 
 /** How long a background fetch may take in all (starting a worker included). */
-export const FETCH_LIMIT_MS = 8_000;
+const FETCH_LIMIT_MS = 8_000;
 /** After a failure, the next attempt waits this long. */
-export const RETRY_MS = 5_000;
+const RETRY_MS = 5_000;
 
 export interface ContextKey {
   cwd: string;
@@ -23,7 +23,7 @@ export interface ContextKey {
   sessionId?: string;
 }
 
-export interface ContextCache {
+interface ContextCache {
   /** The context text ('' when there is none or it did not come within the budget). Never rejects. */
   get(key: ContextKey, budgetMs: number): Promise<string>;
   /** Starts fetching without waiting (e.g. when a session is created). */

@@ -23,8 +23,8 @@ import type { SearchAnswer, SearchQuery } from '../../store/types.js';
 import { isRecallToolName, SEARCH_TYPES } from './recall-specs.js';
 
 /** How long a tool call waits for a worker it had to start. */
-export const RECALL_START_WAIT_MS = 4_000;
-export const RECALL_REQUEST_MS = 5_000;
+const RECALL_START_WAIT_MS = 4_000;
+const RECALL_REQUEST_MS = 5_000;
 
 export interface RecallCallContext {
   /** The directory the agent works in. */
@@ -33,7 +33,7 @@ export interface RecallCallContext {
   sessionId?: string;
 }
 
-export type RecallRunner = (name: string, args: unknown, ctx: RecallCallContext) => Promise<string>;
+type RecallRunner = (name: string, args: unknown, ctx: RecallCallContext) => Promise<string>;
 
 type Args = Record<string, unknown>;
 
