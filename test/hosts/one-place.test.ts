@@ -3,7 +3,7 @@
  * line of src/hosts/registry.ts. No other source file names a host id in code (comments may).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { HOST_FACTS } from '../../src/hosts/registry.js';
@@ -48,6 +48,59 @@ function namedIds(file: string, allowed: (id: string) => boolean, text = readFil
   return out;
 }
 
+/** Every relative import of a source file (type-only and `import()` with a literal included). */
+function importsOf(file: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const add = (spec: string) => {
+    if (!spec.startsWith('.')) return;
+    const p = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+    if (existsSync(p)) out.push(p);
+  };
+  const visit = (n: ts.Node) => {
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) add(n.moduleSpecifier.text);
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) add(n.arguments[0].text);
+    if (ts.isImportTypeNode(n) && ts.isLiteralTypeNode(n.argument) && ts.isStringLiteral(n.argument.literal)) add(n.argument.literal.text);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The files that sit on an import loop (strongly connected components of more than one file). */
+function filesOnLoops(files: string[]): Set<string> {
+  const graph = new Map(files.map((f) => [f, importsOf(f)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out = new Set<string>();
+  let next = 0;
+  const strong = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const scc: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      scc.push(w);
+    } while (w !== v);
+    if (scc.length > 1) scc.forEach((f) => out.add(f));
+  };
+  for (const f of files) if (!index.has(f)) strong(f);
+  return out;
+}
+
 describe('one place per host', () => {
   it('no source file outside src/hosts/ names a host id (a plugin may name its own host)', () => {
     const found = sourceFiles(SRC).flatMap((f) => namedIds(f, mayName(f)));
@@ -58,6 +111,12 @@ describe('one place per host', () => {
     const code = "f('goose');\nconst m = { 'claude-code': 1, cursor: 2 };\ntype H = `pi` | 'omp';\n// 'codex' in a comment";
     expect(namedIds(join(SRC, 'x.ts'), () => false, code)).toEqual(['src/x.ts:1 "goose"', 'src/x.ts:2 "claude-code"', 'src/x.ts:3 "pi"', 'src/x.ts:3 "omp"']);
     expect(namedIds(join(SRC, 'plugins', 'pi-base', 'x.ts'), mayName(join(SRC, 'plugins', 'pi-base', 'x.ts')), code)).toEqual(['src/plugins/pi-base/x.ts:1 "goose"', 'src/plugins/pi-base/x.ts:2 "claude-code"', 'src/plugins/pi-base/x.ts:3 "omp"']);
+  });
+
+  it('the hosts, their loaders and the shared worker API sit on no import loop (type imports count)', () => {
+    const watched = /^src\/(hosts\/|hook\/adapters\/|npx-cli\/hosts\/|shared\/(hosts|worker-api|worker-client|text|values|tool-names)\.ts$)/;
+    const looped = [...filesOnLoops(sourceFiles(SRC))].map((f) => relative(REPO_ROOT, f).split('\\').join('/')).filter((f) => watched.test(f));
+    expect(looped).toEqual([]);
   });
 
   it('every host folder is registered, and holds its facts, its dialect (when it has hooks) and its install module', async () => {
