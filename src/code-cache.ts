@@ -19,7 +19,7 @@ import { Script } from 'node:vm';
 /** Cache file: [source length][code length] (uint32 LE), then the source, the code, the code again. */
 const HEADER_BYTES = 8;
 
-export interface CachedBundle<T> {
+interface CachedBundle<T> {
   exports: T;
   /** The bundle was compiled from the cache. */
   fromCache: boolean;

@@ -56,14 +56,14 @@ function transcriptFiles(dir: string, firstPayload: Record<string, unknown>, hom
   return [{ path: remap(tp, home).slice(home.length + 1), content: remap(readFileSync(file, 'utf8'), home) }];
 }
 
-export function loadFixtures(home: string): FixtureReplay[] {
+export async function loadFixtures(home: string): Promise<FixtureReplay[]> {
   const root = join(repoRoot(), 'test', 'fixtures', 'hosts');
   const out: FixtureReplay[] = [];
   for (const h of HOSTS) {
     const dir = join(root, h.dir);
     const hookDir = join(dir, h.hooks);
     if (!existsSync(hookDir)) continue;
-    const handled = new Set(getAdapter(h.host).events.map(canonicalEvent));
+    const handled = new Set((await getAdapter(h.host)).events.map(canonicalEvent));
     const calls: FixtureReplay['calls'] = [];
     const texts: string[] = [];
     let first: Record<string, unknown> | undefined;

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   log(`recall: scratch HOME ${home.root}, worker on port ${home.port}`);
   try {
     if (o.fixtures && o.dataset.kind === 'own') {
-      corpus.fixtures = loadFixtures(home.root);
+      corpus.fixtures = await loadFixtures(home.root);
       corpus.questions.push(...fixtureQuestions(corpus.fixtures));
     }
     const unregistered = ['PreToolUse'].filter((e) => !home.hooks.has(e));

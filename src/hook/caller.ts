@@ -27,9 +27,9 @@ import { str, type Payload } from '../shared/values.js';
 import { hostDirs, isInside } from './adapters/homes.js';
 
 /** A recognised caller: a hook host (DeepSeek Harness included: it bridges, with its own writer). */
-export type CallerHost = HookHostId;
+type CallerHost = HookHostId;
 
-export interface CallerIdentity {
+interface CallerIdentity {
   host: CallerHost;
   /** Set when the event belongs to another host's writer: `owned by <host>`. */
   drop?: string;
@@ -65,7 +65,7 @@ function transcriptOwner(p: Payload, env: Env): CallerHost | undefined {
 }
 
 /** The host whose payload dialect this is, when it is recognisable. */
-export function payloadDialect(p: Payload | undefined, env: Env): CallerHost | undefined {
+function payloadDialect(p: Payload | undefined, env: Env): CallerHost | undefined {
   if (!p) return undefined;
   const event = str(p.hook_event_name);
   const early = DIALECTS.find((d) => d.test.test(p, event));

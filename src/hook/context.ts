@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import type { DataPaths, Env } from '../shared/paths.js';
 import type { HookLog } from './debug-log.js';
 import { errorText } from './debug-log.js';
+import { contextPath, contextTextOf } from '../shared/worker-api.js';
 import { liteRequest } from './http-lite.js';
 import type { WorkerLink } from './link.js';
 
-export const DEFAULT_CONTEXT_BUDGET_MS = 1500;
+const DEFAULT_CONTEXT_BUDGET_MS = 1500;
 /** Kept back from the budget for printing the answer and exiting. */
 const EXIT_RESERVE_MS = 40;
 /** Below this, asking is pointless. */
@@ -33,7 +34,7 @@ function readSettings(paths: DataPaths): { contextBudgetMs?: unknown; contextMax
   }
 }
 
-export interface ContextLimits {
+interface ContextLimits {
   /** CLAUDE_MEM_CONTEXT_BUDGET_MS, else settings.json `contextBudgetMs`, else 1500 ms. */
   budgetMs: number;
   /** CLAUDE_MEM_CONTEXT_TOKENS, else settings.json `contextMaxTokens`, else the worker's default (1500). */
@@ -56,7 +57,7 @@ export function contextBudgetMs(env: Env, paths: DataPaths): number {
   return contextLimits(env, paths).budgetMs;
 }
 
-export interface ContextRequest {
+interface ContextRequest {
   cwd: string;
   host: string;
   sessionId?: string;
@@ -81,13 +82,6 @@ export const sinceStartMs = (): number => process.uptime() * 1000;
 
 const remaining = (deadline: number) => deadline - EXIT_RESERVE_MS - sinceStartMs();
 
-function contextText(body: unknown): string {
-  const b = body as { text?: unknown; context?: unknown } | null;
-  if (b && typeof b.text === 'string') return b.text;
-  if (b && typeof b.context === 'string') return b.context;
-  return '';
-}
-
 /** The context text, or '' when the worker cannot answer within the budget. Never throws. */
 export async function fetchContext(req: ContextRequest, link: WorkerLink, log: HookLog): Promise<string> {
   try {
@@ -101,18 +95,15 @@ export async function fetchContext(req: ContextRequest, link: WorkerLink, log: H
     }
     const timeoutMs = Math.floor(remaining(req.deadline));
     if (timeoutMs < MIN_FETCH_MS) return '';
-    const q = new URLSearchParams({ cwd: req.cwd, host: req.host });
-    if (req.sessionId) q.set('session', req.sessionId);
-    if (req.once) q.set('once', '1');
-    if (req.mode) q.set('mode', req.mode);
-    if (req.prompt) q.set('prompt', req.prompt.slice(0, MAX_PROMPT_CHARS));
-    if (req.maxTokens) q.set('maxTokens', String(req.maxTokens));
-    const res = await liteRequest({ port: endpoint.port, auth: endpoint.auth, method: 'GET', path: `/api/context?${q}`, timeoutMs });
+    const path = contextPath({
+      cwd: req.cwd, host: req.host, session: req.sessionId, once: req.once, mode: req.mode, prompt: req.prompt?.slice(0, MAX_PROMPT_CHARS), maxTokens: req.maxTokens,
+    });
+    const res = await liteRequest({ port: endpoint.port, auth: endpoint.auth, method: 'GET', path, timeoutMs });
     if (res.status < 200 || res.status >= 300) {
       log.detail(`context: worker answered ${res.status}`);
       return '';
     }
-    return contextText(res.body);
+    return contextTextOf(res.body);
   } catch (err) {
     // An answer without the worker's proof is never shown to the agent.
     if ((err as { code?: unknown }).code === 'unproven_answer') {

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Keep at most two files of this size (hook.log and hook.log.1). */
-export const HOOK_LOG_MAX_BYTES = 1024 * 1024;
+const HOOK_LOG_MAX_BYTES = 1024 * 1024;
 
 export interface HookLog {
   readonly debug: boolean;

@@ -9,6 +9,7 @@ import { truncateText } from '../shared/capture-event.js';
 import type { DataPaths } from '../shared/paths.js';
 import { recordLoss } from '../shared/losses.js';
 import { writeSpool } from '../shared/spool.js';
+import { ROUTES } from '../shared/worker-api.js';
 import type { HookLog } from './debug-log.js';
 import { errorText } from './debug-log.js';
 import { liteRequest } from './http-lite.js';
@@ -16,7 +17,7 @@ import type { WorkerLink } from './link.js';
 
 export type DeliveryOutcome = 'acknowledged' | 'spooled' | 'lost';
 
-export interface DeliverOptions {
+interface DeliverOptions {
   paths: DataPaths;
   link: WorkerLink;
   log: HookLog;
@@ -25,7 +26,7 @@ export interface DeliverOptions {
 }
 
 /** Free text kept per field after the worker refused a batch as too large (413). */
-export const SHRUNK_FIELD_CHARS = 8 * 1024;
+const SHRUNK_FIELD_CHARS = 8 * 1024;
 
 function shrinkValue(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return truncateText(v, SHRUNK_FIELD_CHARS);
@@ -41,7 +42,7 @@ function shrinkValue(v: unknown, depth = 0): unknown {
 }
 
 /** The same events with every long string cut and marked: kept rather than dropped. */
-export function shrinkEvents(events: readonly CaptureEvent[]): CaptureEvent[] {
+function shrinkEvents(events: readonly CaptureEvent[]): CaptureEvent[] {
   return events.map((e) => shrinkValue(e) as CaptureEvent);
 }
 
@@ -64,7 +65,7 @@ async function post(events: CaptureEvent[], opts: DeliverOptions): Promise<Attem
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const res = await liteRequest({
-        port: endpoint.port, auth: endpoint.auth, method: 'POST', path: '/api/events', body: { events: batch }, timeoutMs: opts.timeoutMs,
+        port: endpoint.port, auth: endpoint.auth, method: 'POST', path: ROUTES.events, body: { events: batch }, timeoutMs: opts.timeoutMs,
       });
       if (res.status >= 200 && res.status < 300) {
         const rejected = (res.body as { rejected?: { index: number; code: string; reason: string }[] } | undefined)?.rejected;

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { AUTH_HEADER, checkAnswer, PROOF_HEADER, signRequest, type WorkerAuth } from '../shared/worker-auth.js';
 
-export interface LiteResponse {
+interface LiteResponse {
   status: number;
   /** Parsed JSON, or undefined when the body is empty or not JSON. */
   body: unknown;
@@ -15,7 +15,7 @@ export interface LiteResponse {
   verified: boolean;
 }
 
-export interface LiteRequest {
+interface LiteRequest {
   port: number;
   /** Signs the request; a success without the worker's proof is then an error (see worker-auth.ts). */
   auth?: WorkerAuth;

@@ -222,7 +222,7 @@ export async function main(argv: string[]): Promise<void> {
 
   let out: string;
   try {
-    if (host) run.adapter = getAdapter(host);
+    if (host) run.adapter = await getAdapter(host);
     out = await handle(run, paths);
   } catch (err) {
     log.problem(`hook failed open: ${errorText(err)}`);

@@ -9,7 +9,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { Socket } from 'node:net';
 
-export interface StdinRead {
+interface StdinRead {
   text: string;
   /** More than maxBytes arrived; the middle was discarded. */
   truncated: boolean;
@@ -19,7 +19,7 @@ export interface StdinRead {
   timedOut: boolean;
 }
 
-export interface StdinOptions {
+interface StdinOptions {
   deadlineMs: number;
   maxBytes: number;
   /** Read this stream instead of file descriptor 0 (tests). */

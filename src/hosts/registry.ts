@@ -1,6 +1,8 @@
 /**
  * Every host claude-mem knows, in its public order: the one list a new host is added to. Host ids,
  * labels and aliases (src/shared/hosts.ts) are derived from it. Facts only: light enough for the hook.
+ * A host's dialect and install module are found by folder (src/hook/adapters/index.ts,
+ * src/npx-cli/hosts/modules.ts); test/hosts/one-place.test.ts checks that each folder is complete.
  */
 import { antigravityFacts } from './antigravity/antigravity-facts.js';
 import { claudeCodeFacts } from './claude-code/claude-code-facts.js';
@@ -41,3 +43,6 @@ export const HOST_FACTS = [
   warpFacts,
   geminiFacts,
 ] as const;
+
+/** The host a memory saved without one belongs to (every session belongs to a host). */
+export const DEFAULT_MEMORY_HOST = claudeCodeFacts.id;

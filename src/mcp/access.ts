@@ -10,7 +10,7 @@ import type {
 import { debug } from './log.js';
 import { WorkerUnavailableError, type Answer, type MemoryReader } from './reader.js';
 
-export interface FallbackOptions {
+interface FallbackOptions {
   /** Starts the worker without waiting for it. */
   kickWorker: () => void;
   /** How long to go straight to the database after the worker failed. */

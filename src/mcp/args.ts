@@ -34,7 +34,7 @@ export function resolveTimeArg(name: string, value: string | undefined, now = Da
   throw new ToolInputError(`"${name}" must be an ISO date or time (2025-01-31, 2025-01-31T14:00:00Z) or a relative age (30m, 12h, 7d, 2w); got "${value}".`);
 }
 
-export const ALL_PROJECTS = ['*', 'all'];
+const ALL_PROJECTS = ['*', 'all'];
 export const CURRENT_PROJECT = ['.', 'current'];
 
 /**

@@ -1,5 +1,6 @@
 /** Store rows → the tools' structured shapes and their compact text, ids always visible. */
 import type { ContextResult, Observation, SearchAnswer, SearchEvidence, SearchResult, TimelineItem } from '../store/types.js';
+import { clip } from '../shared/text.js';
 import type { EvidenceOut, ObservationOut, SearchResultOut, TimelineItemOut } from './schemas.js';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
@@ -7,13 +8,8 @@ const strs = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boo
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** "2025-01-31T14:03:22.123Z" → "2025-01-31 14:03". */
-export function shortTime(iso: string): string {
+function shortTime(iso: string): string {
   return iso.length >= 16 ? iso.slice(0, 16).replace('T', ' ') : iso;
-}
-
-function oneLine(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 /** What mem_search tells a model (the MCP server and the native plugins say the same). */
@@ -40,7 +36,7 @@ function toEvidence(e: SearchEvidence): EvidenceOut {
   };
 }
 
-export function toSearchResult(r: SearchResult): SearchResultOut {
+function toSearchResult(r: SearchResult): SearchResultOut {
   return {
     session: str(r.hostSessionId), sessionId: Number(r.sessionId), host: str(r.host), project: str(r.project),
     startedAt: str(r.startedAt), endedAt: r.endedAt ? str(r.endedAt) : null, summaryId: num(r.summaryId),
@@ -58,19 +54,19 @@ export function toSearchResults(a: SearchAnswer | undefined): { results: SearchR
 
 function evidenceLine(e: EvidenceOut): string {
   const type = e.kind === 'observation' ? ` [${e.type}]` : '';
-  const title = oneLine(e.title, 120);
-  const snippet = oneLine(e.snippet, 200);
+  const title = clip(e.title, 120);
+  const snippet = clip(e.snippet, 200);
   const tail = snippet && snippet.replace(/\*\*/g, '') !== title ? ` — ${snippet}` : '';
   return `   ${ref(e.kind, e.id)}${type} ${e.kind === 'observation' ? title : ''}${tail}`.replace(/\s+—/, ' —');
 }
 
 function resultLines(r: SearchResultOut, i: number, showProject: boolean): string[] {
   const lines = [`${i + 1}. session ${r.session} · ${r.host} · ${shortTime(r.startedAt)}${showProject ? ` · ${r.project}` : ''}${r.summaryId ? ` · summary #${r.summaryId}` : ''}`];
-  if (r.request) lines.push(`   Asked: ${oneLine(r.request, 200)}`);
-  if (r.outcome) lines.push(`   Outcome: ${oneLine(r.outcome, 240)}`);
+  if (r.request) lines.push(`   Asked: ${clip(r.request, 200)}`);
+  if (r.outcome) lines.push(`   Outcome: ${clip(r.outcome, 240)}`);
   for (const t of r.turns) {
-    if (t.promptNumber !== null && t.request && oneLine(t.request, 200) !== oneLine(r.request, 200)) {
-      lines.push(`   Turn ${t.promptNumber}: ${oneLine(t.request, 160)}`);
+    if (t.promptNumber !== null && t.request && clip(t.request, 200) !== clip(r.request, 200)) {
+      lines.push(`   Turn ${t.promptNumber}: ${clip(t.request, 160)}`);
     }
     for (const e of t.evidence) if (!(e.kind === 'prompt' && e.id === t.promptId) && e.kind !== 'summary') lines.push(evidenceLine(e));
   }
@@ -116,7 +112,7 @@ export function timelineText(items: TimelineItemOut[], anchor: number | undefine
     }
     const mark = anchor !== undefined && i.kind === 'observation' && i.id === anchor ? '→ ' : '  ';
     const label = i.kind === 'session_start' ? 'session started' : i.kind === 'session_end' ? 'session ended' : ref(i.kind, i.id);
-    const title = oneLine(i.title, 160);
+    const title = clip(i.title, 160);
     lines.push(`${mark}${shortTime(i.createdAt)} ${label}${title ? ` — ${title}` : ''}`);
   }
   lines.push('', 'Use mem_get_observations with the # ids for details.');

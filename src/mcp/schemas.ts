@@ -8,7 +8,7 @@ type Unlisted = Exclude<ObservationType, (typeof OBSERVATION_TYPES)[number]>;
 const everyTypeListed: [Unlisted] extends [never] ? true : never = true;
 void everyTypeListed;
 
-export const SEARCH_TYPES = [...OBSERVATION_TYPES, 'prompt', 'assistant', 'summary'] as const;
+const SEARCH_TYPES = [...OBSERVATION_TYPES, 'prompt', 'assistant', 'summary'] as const;
 
 const host = z.string().min(1).max(40)
   .describe('Only this host (claude-code, codex, cursor, windsurf, gemini, ... ; aliases such as "claude" or "codex-cli" work).');

@@ -15,7 +15,7 @@ import {
   searchInput, searchOutput, timelineInput, timelineOutput,
 } from './schemas.js';
 
-export interface ToolDeps {
+interface ToolDeps {
   reader: MemoryReader;
   /** The directory the agent works in (roots from the client, else the server's cwd). */
   cwd(): Promise<string>;

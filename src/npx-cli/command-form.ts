@@ -14,7 +14,7 @@ import { dataDir, homeDir, type Env } from '../shared/paths.js';
 import { LAUNCHER_NAME, runtimeLayout } from '../shared/runtime-layout.js';
 import { shQuote } from './hosts/common/quote.js';
 
-export interface CommandForm {
+interface CommandForm {
   /** For people: `~` for the home directory where the shell expands it. */
   shown: string;
   /** For programs (`--json`): absolute paths. */

@@ -19,7 +19,7 @@ export class UsageError extends CliError {
   }
 }
 
-export function colorEnabled(stream: NodeJS.WriteStream = process.stdout, env = process.env): boolean {
+function colorEnabled(stream: NodeJS.WriteStream = process.stdout, env = process.env): boolean {
   return !('NO_COLOR' in env) && !!stream.isTTY && env.TERM !== 'dumb';
 }
 

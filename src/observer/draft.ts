@@ -4,7 +4,7 @@ import { mergeConcepts } from './concepts.js';
 import type { ObservationDraft, ObservationType } from './types.js';
 import { clip, cut, LIMITS, relPath, uniqueBounded } from './text.js';
 
-export interface DraftParts {
+interface DraftParts {
   type: ObservationType;
   title: string;
   subtitle?: string | null;

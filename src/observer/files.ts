@@ -9,7 +9,7 @@ import { asNumber, asRecord, asString, clip, excerpt, inputRecord, listInline, p
 
 const PATH_KEYS = ['file_path', 'filePath', 'path', 'absolute_path', 'notebook_path', 'target_file', 'file', 'filename', 'uri'];
 
-export function filePathOf(e: CaptureEvent, input: Record<string, unknown>): string {
+function filePathOf(e: CaptureEvent, input: Record<string, unknown>): string {
   const resp = asRecord(e.toolResponse);
   return (
     pickString(input, ...PATH_KEYS) ??
@@ -83,7 +83,7 @@ function readMany(e: CaptureEvent, paths: string[], failed: boolean): Observatio
 }
 
 /** The (old, new) pairs of an edit, whatever the host called them. */
-export function editPairs(e: CaptureEvent, input: Record<string, unknown>): FileEdit[] {
+function editPairs(e: CaptureEvent, input: Record<string, unknown>): FileEdit[] {
   const pair = (o: Record<string, unknown>): FileEdit | undefined => {
     const oldText = pickStr(o, 'old_string', 'old_str', 'oldText', 'old_text', 'oldString', 'search');
     const newText = pickStr(o, 'new_string', 'new_str', 'newText', 'new_text', 'newString', 'replace', 'new_source', 'code_edit');

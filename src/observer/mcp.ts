@@ -6,7 +6,7 @@ import type { ObservationDraft } from './types.js';
 import { asRecord, clip, compactJson, excerpt } from './text.js';
 
 /** `mcp__github__create_issue` → { server: 'github', tool: 'create_issue' }. */
-export function splitMcpName(name: string): { server: string; tool: string } {
+function splitMcpName(name: string): { server: string; tool: string } {
   const rest = name.replace(/^mcp__/, '');
   const i = rest.indexOf('__');
   return i < 0 ? { server: rest, tool: '' } : { server: rest.slice(0, i), tool: rest.slice(i + 2) };

@@ -5,7 +5,7 @@
  */
 import { asNumber, asRecord, asString, pickNumber, pickString } from './text.js';
 
-export interface ToolOutput {
+interface ToolOutput {
   text: string;
   stderr: string;
   exitCode?: number;

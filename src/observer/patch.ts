@@ -1,6 +1,6 @@
 /** Patch text → files touched and line counts: Codex `*** Begin Patch` envelopes and unified diffs. */
 
-export type PatchOp = 'add' | 'update' | 'delete';
+type PatchOp = 'add' | 'update' | 'delete';
 
 export interface PatchFile {
   path: string;

@@ -17,13 +17,13 @@ export function joinArgv(argv: readonly unknown[]): string {
 }
 
 /** `/bin/bash -lc 'echo hi'` (Codex's event stream) → `echo hi`. */
-export function unwrapShell(cmd: string): string {
+function unwrapShell(cmd: string): string {
   const m = /^(?:\S*[\\/])?(?:bash|sh|zsh) -l?c '([\s\S]*)'$/.exec(cmd.trim());
   return m ? m[1].replace(/'\\''/g, "'") : cmd;
 }
 
 /** The command line from the shapes hosts use: `command` (string or argv), `cmd`, `commandLine`, `script`. */
-export function commandText(input: Record<string, unknown>, response?: unknown): string {
+function commandText(input: Record<string, unknown>, response?: unknown): string {
   for (const key of ['command', 'cmd', 'commandLine', 'command_line', 'script', 'shell_command']) {
     const v = input[key];
     if (typeof v === 'string' && v.trim()) return unwrapShell(v.trim());

@@ -1,5 +1,8 @@
 /** Bounded text helpers: every string the observer writes has a ceiling. */
 import { posix, win32 } from 'node:path';
+import { clip, cut } from '../shared/text.js';
+
+export { clip, cut };
 
 export const LIMITS = {
   title: 120,
@@ -13,24 +16,10 @@ export const LIMITS = {
 
 const ANSI_RE = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
 
-export function stripAnsi(s: string): string {
+function stripAnsi(s: string): string {
   return s.includes('\x1b') ? s.replace(ANSI_RE, '') : s;
 }
 
-// Whitespace that collapsing would change: two in a row, or any but a plain space.
-const LOOSE_SPACE = /\s\s|[^\S ]/;
-
-/** One line, whitespace collapsed, cut to `max` with an ellipsis. */
-export function clip(s: string, max: number): string {
-  const collapse = LOOSE_SPACE.test(s) || s.startsWith(' ') || s.endsWith(' ');
-  const one = collapse ? s.replace(/\s+/g, ' ').trim() : s;
-  return one.length <= max ? one : `${one.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
-}
-
-/** Multi-line text cut to `max` characters, ellipsis at the end. */
-export function cut(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 1))}…`;
-}
 
 /** Head and tail of a long output, with the size of the gap: the end of a log is often what matters. */
 export function excerpt(text: string, max: number = LIMITS.excerpt): string {

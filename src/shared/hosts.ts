@@ -1,6 +1,8 @@
 /** The hosts claude-mem knows, their public ids and the aliases users may type (from src/hosts/registry.ts). */
 import type { HostFacts } from '../hosts/host-facts.js';
-import { HOST_FACTS } from '../hosts/registry.js';
+import { DEFAULT_MEMORY_HOST, HOST_FACTS } from '../hosts/registry.js';
+
+export { DEFAULT_MEMORY_HOST };
 
 export type HostId = (typeof HOST_FACTS)[number]['id'];
 

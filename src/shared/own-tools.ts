@@ -7,7 +7,7 @@
  * `claude-mem__mem_search` (through `use_tool {tool_name}`). Looking something up in memory is not work worth
  * remembering: hooks, plugins and the store leave these calls out.
  */
-export const OWN_TOOL_NAMES = ['mem_search', 'mem_timeline', 'mem_get_observations', 'mem_save', 'mem_context'] as const;
+const OWN_TOOL_NAMES = ['mem_search', 'mem_timeline', 'mem_get_observations', 'mem_save', 'mem_context'] as const;
 
 const OWN_SUFFIX = /(^|__|_|-)(mem_search|mem_timeline|mem_get_observations|mem_save|mem_context)$/;
 const OUR_SERVER = /claude[-_]mem/;

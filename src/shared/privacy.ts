@@ -8,7 +8,7 @@ import { isSecretName, redactSecrets, REDACTED } from './redact.js';
 
 export { isSecretName, redactSecrets, REDACTED } from './redact.js';
 
-export interface StripResult {
+interface StripResult {
   text: string;
   /** An opening `<private>` tag was found. */
   hadPrivate: boolean;

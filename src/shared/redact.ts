@@ -129,7 +129,7 @@ const PLACEHOLDER_WORDS = new Set([
 ]);
 
 /** Values that are clearly not a secret: references, placeholders, types, already redacted. */
-export function isPlaceholderValue(v: string): boolean {
+function isPlaceholderValue(v: string): boolean {
   if (v === '' || v.startsWith(REDACTED)) return true;
   if (/^(?:\$|%|\{\{|<|process\.env|os\.environ|import\.meta\.env|env\.)/.test(v)) return true;
   if (/^\*+$/.test(v)) return true;

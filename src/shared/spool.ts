@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import { join } from 'node:path';
 import type { CaptureEvent } from './capture-event.js';
 
-export const SPOOL_SUFFIX = '.jsonl';
+const SPOOL_SUFFIX = '.jsonl';
 
 // A process's files sort in the order it wrote them, even several in one millisecond (a plugin
 // spooling batch after batch) or across a clock step back: the drain stores them in that order.
@@ -49,7 +49,7 @@ export function writeSpool(spoolDir: string, events: readonly CaptureEvent[]): s
   return final;
 }
 
-export interface SpoolFile {
+interface SpoolFile {
   path: string;
   name: string;
   mtimeMs: number;
@@ -78,7 +78,7 @@ export function listSpool(spoolDir: string): SpoolFile[] {
   return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export interface SpoolRead {
+interface SpoolRead {
   events: CaptureEvent[];
   /** Lines that are not JSON objects: kept for a dead letter, never silently dropped. */
   bad: string[];

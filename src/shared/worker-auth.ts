@@ -31,7 +31,7 @@ export const AUTH_HEADER = 'x-claude-mem-auth';
 export const PROOF_HEADER = 'x-claude-mem-proof';
 
 /** A signed request older or newer than this (same machine, same clock) is refused. */
-export const MAX_SKEW_MS = 120_000;
+const MAX_SKEW_MS = 120_000;
 
 export interface WorkerAuth {
   token: string;
@@ -59,7 +59,7 @@ export function signRequest(auth: WorkerAuth, port: number, method: string, path
   return { header: `v1 ${auth.instanceId} ${now} ${nonce} ${requestMac(auth.token, auth.instanceId, port, method, path, now, nonce, body)}`, nonce };
 }
 
-export interface ParsedAuth {
+interface ParsedAuth {
   instanceId: string;
   ts: number;
   nonce: string;
@@ -91,7 +91,7 @@ export function responseProof(token: string, nonce: string, status: number, body
 }
 
 /** The client's side: the answer came from a process holding the token, for this very request. */
-export function verifyResponse(token: string, nonce: string, status: number, body: Buffer, proof: string | undefined): boolean {
+function verifyResponse(token: string, nonce: string, status: number, body: Buffer, proof: string | undefined): boolean {
   return typeof proof === 'string' && equalHex(responseProof(token, nonce, status, body), proof.trim());
 }
 

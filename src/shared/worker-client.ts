@@ -36,14 +36,14 @@ export function readToken(paths: DataPaths = dataPaths()): string | undefined {
   }
 }
 
-export interface WorkerResponse<T = unknown> {
+interface WorkerResponse<T = unknown> {
   status: number;
   body: T;
   /** The answer carries the worker's proof (always true for a 2xx of a signed request). */
   verified: boolean;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   port: number;
   /** Signs the request and checks the answer's proof; the token itself is never sent. */
   auth?: WorkerAuth;
@@ -110,7 +110,7 @@ export async function workerRequest<T = unknown>(opts: RequestOptions): Promise<
   });
 }
 
-export interface WorkerEndpoint {
+interface WorkerEndpoint {
   port: number;
   auth: WorkerAuth;
   info: WorkerInfo;
@@ -125,7 +125,7 @@ export function workerEndpoint(paths: DataPaths = dataPaths()): WorkerEndpoint |
 }
 
 /** The body of every worker error: `{ error: { code, message } }` (`issues` on validation errors). */
-export interface WorkerError {
+interface WorkerError {
   code: string;
   message: string;
   issues?: { path: string; message: string }[];

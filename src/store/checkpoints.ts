@@ -8,7 +8,7 @@ const MAX_DEAD_LETTER_BYTES = 64 * 1024;
 const MAX_REASON_BYTES = 4 * 1024;
 
 /** Cuts a string to at most `maxBytes` of UTF-8 without splitting a character. */
-export function boundBytes(s: string, maxBytes: number): string {
+function boundBytes(s: string, maxBytes: number): string {
   if (Buffer.byteLength(s, 'utf8') <= maxBytes) return s;
   const cut = Buffer.from(s, 'utf8').subarray(0, maxBytes).toString('utf8');
   return cut.endsWith('\uFFFD') ? cut.slice(0, -1) : cut;

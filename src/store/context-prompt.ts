@@ -5,13 +5,14 @@
  * in context_given, so a restarted worker does not repeat it either.
  */
 import { parseQuery } from './fts-query.js';
-import { askingSessions, buildContext, CHARS_PER_TOKEN, clampInt, clip, DEFAULT_CONTEXT_TOKENS, emptyContext, minute, oneLine, type ContextInput } from './context.js';
+import { cut, oneLine } from '../shared/text.js';
+import { askingSessions, buildContext, CHARS_PER_TOKEN, clampInt, DEFAULT_CONTEXT_TOKENS, emptyContext, minute, type ContextInput } from './context.js';
 import type { Searcher } from './search.js';
 import type { StatementCache } from './statements.js';
 import type { ContextResult, SearchResult } from './types.js';
 
 /** A prompt-time injection takes at most this share of the token budget. */
-export const PROMPT_SHARE = 1 / 3;
+const PROMPT_SHARE = 1 / 3;
 const RELATED_SESSIONS = 3;
 const SEARCHED_SESSIONS = 10;
 const GIVEN_DAYS = 30;
@@ -58,11 +59,11 @@ function relatedLines(r: SearchResult): { text: string; ids: number[] } {
   const turn = r.turns.find((t) => t.promptNumber !== null);
   const asked = turn?.request || r.request;
   const outcome = turn?.outcome || r.outcome;
-  const lines = [`- ${minute(r.startedAt)} ${r.host}${asked ? `: ${clip(oneLine(asked), 200)}` : ''}`];
-  if (outcome) lines.push(`  Outcome: ${clip(oneLine(outcome), 300)}`);
+  const lines = [`- ${minute(r.startedAt)} ${r.host}${asked ? `: ${cut(oneLine(asked), 200)}` : ''}`];
+  if (outcome) lines.push(`  Outcome: ${cut(oneLine(outcome), 300)}`);
   for (const t of r.turns) {
     for (const e of t.evidence.slice(0, 2)) {
-      if (e.kind === 'observation') lines.push(`  #${e.id} ${clip(oneLine(e.title), 140)}`);
+      if (e.kind === 'observation') lines.push(`  #${e.id} ${cut(oneLine(e.title), 140)}`);
     }
   }
   return { text: lines.join('\n') + '\n', ids };

@@ -4,6 +4,7 @@
  * one line each, bounded by a token budget (about 4 characters a token). The asking session is
  * left out, since it cannot learn anything from its own first seconds.
  */
+import { cut, oneLine } from '../shared/text.js';
 import { ACTIVE_PIN, MAX_PINNED_IN_CONTEXT } from './pins.js';
 import { parseList } from './rows.js';
 import type { StatementCache } from './statements.js';
@@ -22,8 +23,6 @@ const SESSION_SHARES = [0.5, 0.3, 0.2];
 export const clampInt = (v: number | undefined, dflt: number, min: number, max: number): number =>
   v === undefined || !Number.isFinite(v) ? dflt : Math.min(max, Math.max(min, Math.trunc(v)));
 export const minute = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
-export const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
-export const clip = (s: string, max: number): string => (s.length > max ? s.slice(0, Math.max(0, max - 1)) + '…' : s);
 
 export interface ContextInput extends ContextQuery {
   project: string;
@@ -70,14 +69,14 @@ function sessionBlock(stmts: StatementCache, s: PastSession, room: number): stri
   const asked = s.request || prompts[0] || '';
   const latest = prompts.length > 1 ? prompts[prompts.length - 1] : '';
   const lines = [
-    asked && `Asked: ${clip(oneLine(asked), 300)}`,
-    latest && !asked.includes(latest.slice(0, 60)) && `Last asked: ${clip(oneLine(latest), 200)}`,
-    found && `Found: ${clip(found, 400)}`,
-    (s.outcome || lastReply) && `Outcome: ${clip(oneLine(s.outcome || lastReply || ''), 300)}`,
+    asked && `Asked: ${cut(oneLine(asked), 300)}`,
+    latest && !asked.includes(latest.slice(0, 60)) && `Last asked: ${cut(oneLine(latest), 200)}`,
+    found && `Found: ${cut(found, 400)}`,
+    (s.outcome || lastReply) && `Outcome: ${cut(oneLine(s.outcome || lastReply || ''), 300)}`,
     changed.length > 0 && `Changed: ${changed.slice(0, 8).join(', ')}`,
   ].filter((l): l is string => typeof l === 'string' && l !== '');
   if (!lines.length) return '';
-  return clip(title + lines.join('\n'), Math.max(0, room - 1)) + '\n';
+  return cut(title + lines.join('\n'), Math.max(0, room - 1)) + '\n';
 }
 
 export function buildContext(stmts: StatementCache, q: ContextInput): ContextResult {
@@ -135,7 +134,7 @@ export function buildContext(stmts: StatementCache, q: ContextInput): ContextRes
   budget -= recentTitle.length;
   for (const o of recent) {
     if (shownPinned.has(o.id)) continue;
-    const line = `#${o.id} ${minute(o.created_at)} ${clip(oneLine(o.title), 160)}\n`;
+    const line = `#${o.id} ${minute(o.created_at)} ${cut(oneLine(o.title), 160)}\n`;
     if (line.length > budget) break;
     budget -= line.length;
     lines.push(line);
@@ -145,7 +144,7 @@ export function buildContext(stmts: StatementCache, q: ContextInput): ContextRes
 
   // Oldest first reads as a story; the newest sit next to the hint.
   const text = header + pins.text + sessionText + (lines.length ? recentTitle + lines.reverse().join('') : '') + hint([...ids]);
-  const bounded = clip(text, maxChars);
+  const bounded = cut(text, maxChars);
   return {
     project: q.project,
     text: bounded,
@@ -176,9 +175,9 @@ function pinnedBlock(pinned: PinnedObservation[], budget: number): { text: strin
   const title = '\n## Pinned\n';
   const full = (o: PinnedObservation) => {
     const more = oneLine(o.narrative);
-    return `#${o.id} ${clip(oneLine(o.title), 160)}${more && more !== oneLine(o.title) ? ` — ${clip(more, 300)}` : ''}\n`;
+    return `#${o.id} ${cut(oneLine(o.title), 160)}${more && more !== oneLine(o.title) ? ` — ${cut(more, 300)}` : ''}\n`;
   };
-  const short = (o: PinnedObservation) => `#${o.id} ${clip(oneLine(o.title), 120)}\n`;
+  const short = (o: PinnedObservation) => `#${o.id} ${cut(oneLine(o.title), 120)}\n`;
   let lines = pinned.map(full);
   if (title.length + lines.join('').length > budget) lines = pinned.map(short);
   return { text: title + lines.join(''), ids: pinned.map((o) => o.id) };

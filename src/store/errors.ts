@@ -1,6 +1,6 @@
 /** Errors the store raises with a stable `code`, so the worker and doctor can decide what to do. */
 
-export type StoreErrorCode = 'store_corrupt' | 'store_busy' | 'store_newer_schema' | 'store_open_failed' | 'store_readonly' | 'invalid_input' | 'not_found';
+type StoreErrorCode = 'store_corrupt' | 'store_busy' | 'store_newer_schema' | 'store_open_failed' | 'store_readonly' | 'invalid_input' | 'not_found';
 
 export class StoreError extends Error {
   constructor(
@@ -19,7 +19,7 @@ const sqliteCode = (err: unknown): string => {
   return typeof code === 'string' ? code : '';
 };
 
-export const isCorruptError = (err: unknown): boolean => /^SQLITE_(CORRUPT|NOTADB)/.test(sqliteCode(err));
+const isCorruptError = (err: unknown): boolean => /^SQLITE_(CORRUPT|NOTADB)/.test(sqliteCode(err));
 export const isBusyError = (err: unknown): boolean => /^SQLITE_(BUSY|LOCKED)/.test(sqliteCode(err));
 
 /**

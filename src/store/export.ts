@@ -19,7 +19,7 @@ export interface ExportFilter {
   since?: string;
 }
 
-export type ExportCounts = Record<'sessions' | 'events' | 'prompts' | 'assistant' | 'observations' | 'summaries' | 'pins' | 'tombstones', number>;
+type ExportCounts = Record<'sessions' | 'events' | 'prompts' | 'assistant' | 'observations' | 'summaries' | 'pins' | 'tombstones', number>;
 
 // A session is in when it matches the filter and may hold rows from `since` on.
 const SESSION_WHERE = `s.probe = 0 AND (@project IS NULL OR s.project = @project) AND (@host IS NULL OR s.host = @host)

@@ -59,7 +59,7 @@ const TEXT_SQL: Record<IndexedKind, string> = {
 const ids = (v: number[] | undefined): number[] =>
   [...new Set((v ?? []).filter((n) => Number.isSafeInteger(n) && n > 0))].slice(0, MAX_IDS);
 
-export function isEmptyTarget(t: ForgetTarget): boolean {
+function isEmptyTarget(t: ForgetTarget): boolean {
   return !t.observationIds?.length && !t.promptIds?.length && !t.assistantIds?.length && !t.summaryIds?.length &&
     !t.sessions?.length && !t.query;
 }

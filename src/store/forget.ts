@@ -16,7 +16,7 @@ import { contentKey } from './twins.js';
 import { FTS_TABLE } from './search-layout.js';
 import type { StatementCache } from './statements.js';
 
-export type ForgottenKind = 'session' | 'observation' | 'prompt' | 'assistant' | 'summary';
+type ForgottenKind = 'session' | 'observation' | 'prompt' | 'assistant' | 'summary';
 
 export interface ForgetItem {
   kind: ForgottenKind;
@@ -58,7 +58,7 @@ export interface PurgeResult {
   walTruncated: boolean;
 }
 
-export interface ForgetHooks {
+interface ForgetHooks {
   /** Writes a session's summary again from its remaining rows (removes it when nothing is left). */
   resummarize(sessionId: number): 'rewritten' | 'removed' | 'none';
   /** After deletes: keeps the search index watermarks right (fts-index.ts). */

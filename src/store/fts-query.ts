@@ -22,7 +22,7 @@ export const WORD_RE = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
 const CAMEL_RE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 
 /** One way a term can match: a single token or a phrase of tokens, the last one maybe a prefix. */
-export interface Alt {
+interface Alt {
   tokens: string[];
   prefix: boolean;
   /** A prefix the query added by itself (the word was typed whole): search may leave it out. */
@@ -51,7 +51,7 @@ function tokensOf(text: string): string[] {
 }
 
 /** `parseConfig` → parse, config; `HTTPServer` → http, server; `v2beta` → v, 2, beta. */
-export function camelParts(word: string): string[] {
+function camelParts(word: string): string[] {
   if (!CAMEL_RE.test(word)) return [];
   const parts = word
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')

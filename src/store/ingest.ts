@@ -7,7 +7,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CaptureEvent, CaptureKind } from '../shared/capture-event.js';
 import { eventKey, toolEventKey } from '../shared/event-key.js';
-import type { HostId } from '../shared/hosts.js';
+import { DEFAULT_MEMORY_HOST, type HostId } from '../shared/hosts.js';
+import { cut, oneLine } from '../shared/text.js';
 import type { ObservationDraft, SessionDigest, SummaryDraft } from '../observer/types.js';
 import { isEnvironmentError, StoreError } from './errors.js';
 import { ObservationQueue, type ObservationRow, type ObservationText } from './observation-queue.js';
@@ -37,9 +38,6 @@ const DIGEST_PROMPTS = 50;
 const DIGEST_OBSERVATIONS = 300;
 const DIGEST_ASSISTANT = 40;
 const MEMORY_TITLE_CHARS = 80;
-/** SaveMemoryInput.host is optional but every session belongs to a host. */
-export const DEFAULT_MEMORY_HOST: HostId = 'claude-code';
-
 interface SessionState {
   id: number;
   privateTurn: number;
@@ -121,10 +119,8 @@ export function manualSessionId(project: string): string {
   return `manual:${createHash('sha256').update(project).digest('hex').slice(0, 16)}`;
 }
 
-const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x !== '') : []);
 const list = (v: unknown): string => JSON.stringify(strings(v));
-const clip = (s: string, max: number): string => (s.length > max ? s.slice(0, max - 1) + '…' : s);
 
 function prepareStatements(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -251,7 +247,7 @@ export class Ingestor {
         this.sessions.clear();
         this.halves.forget();
         const reason = err instanceof Error ? err.message : String(err);
-        result.rejected.push({ index, code: 'invalid_event', reason: clip(reason, 500) });
+        result.rejected.push({ index, code: 'invalid_event', reason: cut(reason, 500) });
         return;
       }
       if (!isNew) {
@@ -342,7 +338,7 @@ export class Ingestor {
 
   /** An answer, or a prompt without a host id, forgotten by its text (twins.ts contentKey). */
   private forgottenContent(e: CaptureEvent, clean: CaptureEvent | null): boolean {
-    const text = e.kind === 'assistant_message' ? clean?.message?.trim() && clip(clean.message.trim(), MAX_ASSISTANT_CHARS)
+    const text = e.kind === 'assistant_message' ? clean?.message?.trim() && cut(clean.message.trim(), MAX_ASSISTANT_CHARS)
       : e.kind === 'prompt' && !e.promptId ? clean?.prompt : undefined;
     if (!text) return false;
     return this.s.tombstone.get(eventTombstone(contentKey(e.host, e.sessionId, e.kind as 'prompt', text))) !== undefined;
@@ -424,7 +420,7 @@ export class Ingestor {
    * captured twice in one turn (a hook and a transcript of the same session) is stored once.
    */
   private addAssistantMessage(e: CaptureEvent, session: SessionDbState, eventId: number, at: string): void {
-    const text = clip(e.message!.trim(), MAX_ASSISTANT_CHARS);
+    const text = cut(e.message!.trim(), MAX_ASSISTANT_CHARS);
     const latest = session.promptCount || null;
     const turn = this.twins.turnOf(session.id, e.promptId) ?? latest;
     if (turn === latest) this.s.setAssistant.run(text, session.id);
@@ -450,7 +446,7 @@ export class Ingestor {
     const filesRead = strings(draft.filesRead);
     const filesModified = strings(draft.filesModified);
     const text: ObservationText = {
-      type: draft.type, title: clip(draft.title, MAX_TITLE_CHARS), subtitle: draft.subtitle ?? null,
+      type: draft.type, title: cut(draft.title, MAX_TITLE_CHARS), subtitle: draft.subtitle ?? null,
       narrative: draft.narrative ?? '', facts: list(draft.facts), filesRead: JSON.stringify(filesRead),
       filesModified: JSON.stringify(filesModified), concepts: list(draft.concepts), toolName: draft.toolName ?? e.toolName ?? null,
       tags: observationTags(e.host, draft.type, session.project, [...filesRead, ...filesModified]),
@@ -505,7 +501,7 @@ export class Ingestor {
     const text = clean?.message?.trim();
     if (!clean || !text) throw new StoreError('invalid_input', 'Nothing to save: the memory is empty or entirely private.');
     const note: MemoryNote = {
-      title: clip(oneLine(clean.title?.trim() || text.split('\n')[0]), MEMORY_TITLE_CHARS), text,
+      title: cut(oneLine(clean.title?.trim() || text.split('\n')[0]), MEMORY_TITLE_CHARS), text,
       files: strings(input.files), concepts: strings(input.concepts),
     };
     // The note is an event too (with a key of its own), so sync carries it like any capture.

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 
-export type TombstoneKind = 'event' | 'session' | 'observation';
+type TombstoneKind = 'event' | 'session' | 'observation';
 
 export const eventTombstone = (idemKey: string): string => `event:${idemKey}`;
 export const sessionIdentity = (host: string, hostSessionId: string): string => `${host}|${hostSessionId}`;

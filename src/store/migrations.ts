@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { StoreError } from './errors.js';
 import { FTS_COLUMNS, FTS_TABLE, FTS_TOKENIZE, INDEXED_SOURCES, indexInsertSql, indexTriggers, ROW_TAGS_FN } from './search-layout.js';
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   up: string;
@@ -40,8 +40,8 @@ END;`;
 
 // Facts, concepts and files are indexed as their JSON text: brackets and quotes are separators
 // to the tokenizer, so the words come out the same, and the row is its own FTS content.
-export const OBS_FTS_COLS = 'title, subtitle, narrative, facts, concepts, files_read, files_modified, tags';
-export const PROMPT_FTS_COLS = 'text, tags';
+const OBS_FTS_COLS = 'title, subtitle, narrative, facts, concepts, files_read, files_modified, tags';
+const PROMPT_FTS_COLS = 'text, tags';
 const TOKENIZE = `tokenize = 'unicode61 remove_diacritics 2'`;
 
 export const MIGRATIONS: readonly Migration[] = [

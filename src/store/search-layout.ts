@@ -21,22 +21,16 @@ const SPAN = 2 ** 40;
 export const KIND_BASE: Readonly<Record<IndexedKind, number>> = { observation: 0, prompt: SPAN, assistant: 2 * SPAN, summary: 3 * SPAN };
 export const KIND_SPAN = SPAN;
 
-export const kindOfRowid = (rowid: number): { kind: IndexedKind; id: number } => {
-  const k = Math.floor(rowid / SPAN);
-  const kind: IndexedKind = k === 1 ? 'prompt' : k === 2 ? 'assistant' : k === 3 ? 'summary' : 'observation';
-  return { kind, id: rowid - k * SPAN };
-};
-
 export const FTS_TABLE = 'memory_fts';
 export const FTS_COLUMNS = 'head, body, files, extra, tags';
 export const TEXT_COLUMNS = '{head body files extra}';
 export const FTS_TOKENIZE = `tokenize = 'porter unicode61 remove_diacritics 2'`;
 /** The SQL function that computes the `extra` column (registered on every connection). */
-export const COMPOUND_FN = 'cm_compound';
+const COMPOUND_FN = 'cm_compound';
 /** Filter tags of a prompt-like row (tags.ts rowTags), for rows a migration writes. */
 export const ROW_TAGS_FN = 'cm_row_tags';
 
-export interface IndexedSource {
+interface IndexedSource {
   kind: IndexedKind;
   table: string;
   /** The five column values, written against the row alias `r`. */

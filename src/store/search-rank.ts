@@ -57,7 +57,7 @@ export interface SessionGroup {
   newest: string;
 }
 
-export interface RankOptions {
+interface RankOptions {
   /** Whether the query had words: without, sessions are ordered by time. */
   relevance: boolean;
   now: number;

@@ -7,6 +7,7 @@ import type { HostId } from '../shared/hosts.js';
 import type { ParsedQuery } from './fts-query.js';
 import { parseList } from './rows.js';
 import type { SessionGroup, TurnGroup, RankedRow } from './search-rank.js';
+import { clip } from '../shared/text.js';
 import { makeSnippet } from './snippet.js';
 import type { StatementCache } from './statements.js';
 import type { SearchEvidence, SearchResult, SearchTurn } from './types.js';
@@ -17,10 +18,6 @@ const FILES_SHOWN = 8;
 const MAX_SNIPPET_CHARS = 300;
 const MAX_TEXT_CHARS = 400;
 
-export const clip = (s: string, max: number): string => {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > max ? one.slice(0, max - 1) + '…' : one;
-};
 
 interface DetailRow {
   title: string;

@@ -15,8 +15,8 @@ import { ResultBuilder } from './search-results.js';
 import type { StatementCache } from './statements.js';
 import type { SearchAnswer, SearchQuery } from './types.js';
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 200;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 200;
 const MAX_OFFSET = 10_000;
 /** Rows ranked per kind for each session asked for. */
 const ROWS_PER_RESULT = 6;

@@ -18,7 +18,7 @@ interface Word {
 }
 
 /** Whether a (folded) word of the text matches a word of the query. */
-export function matcher(q: ParsedQuery): (folded: string) => boolean {
+function matcher(q: ParsedQuery): (folded: string) => boolean {
   const exact = new Set<string>();
   const stems = new Set<string>();
   const prefixes: string[] = [];

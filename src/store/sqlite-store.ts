@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CaptureEvent } from '../shared/capture-event.js';
-import type { HostId } from '../shared/hosts.js';
+import { DEFAULT_MEMORY_HOST, type HostId } from '../shared/hosts.js';
 import { sanitizeEvent } from '../shared/privacy.js';
 import { observe, summarize } from '../observer/index.js';
 import { projectFor } from '../worker/project.js';
@@ -14,7 +14,7 @@ import { addDeadLetter, listDeadLetters, readCheckpoint, writeCheckpoint } from 
 import { buildContext, emptyContext } from './context.js';
 import { ContextGiven, contextForSession } from './context-prompt.js';
 import { isBusyError, isEnvironmentError, openError, StoreError } from './errors.js';
-import { EventFailure, Ingestor, manualSessionId, DEFAULT_MEMORY_HOST, type IngestDeps } from './ingest.js';
+import { EventFailure, Ingestor, manualSessionId, type IngestDeps } from './ingest.js';
 import { readTraffic, writeKindActivity } from './traffic.js';
 import { currentVersion, migrate, SCHEMA_VERSION } from './migrations.js';
 import {

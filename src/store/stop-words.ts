@@ -17,6 +17,6 @@ ago again already anyone anything earlier everything last lately maybe recall re
 thing things time tell told way ask asked
 `;
 
-export const STOP_WORDS: ReadonlySet<string> = new Set(WORDS.split(/\s+/).filter(Boolean));
+const STOP_WORDS: ReadonlySet<string> = new Set(WORDS.split(/\s+/).filter(Boolean));
 
 export const isStopWord = (folded: string): boolean => STOP_WORDS.has(folded);

@@ -38,7 +38,7 @@ function segments(path: string): string[] {
 }
 
 /** Every trailing part of a stored path: `src/a/b.ts` -> `src/a/b.ts`, `a/b.ts`, `b.ts`. */
-export function storedFileSuffixes(path: string): string[] {
+function storedFileSuffixes(path: string): string[] {
   const segs = segments(path);
   const out: string[] = [];
   for (let i = segs.length - 1; i >= 0 && out.length < MAX_SUFFIXES; i--) out.push(segs.slice(i).join('/'));

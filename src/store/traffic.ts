@@ -9,13 +9,13 @@ import type { HostId } from '../shared/hosts.js';
 import type { StatementCache } from './statements.js';
 
 /** How many of a host's newest real sessions are looked at. */
-export const RECENT_SESSIONS = 20;
+const RECENT_SESSIONS = 20;
 
 /** Kinds reported per host (host_kind_activity keeps every kind: a host heard only at session start shows too). */
-export const TRACKED_KINDS = ['session_start', 'prompt', 'tool_result', 'turn_end', 'session_end'] as const;
-export type TrackedKind = (typeof TRACKED_KINDS)[number];
+const TRACKED_KINDS = ['session_start', 'prompt', 'tool_result', 'turn_end', 'session_end'] as const;
+type TrackedKind = (typeof TRACKED_KINDS)[number];
 
-export interface RecentSessions {
+interface RecentSessions {
   /** Sessions looked at (the host's newest real, non-subagent sessions). */
   sessions: number;
   /** Of those, sessions with no stored prompt. */

@@ -24,9 +24,9 @@ import type Database from 'better-sqlite3';
 import type { CaptureEvent } from '../shared/capture-event.js';
 
 /** How far apart a hook's capture time and the log's own time of one event may lie. */
-export const TWIN_WINDOW_MS = 5 * 60 * 1000;
+const TWIN_WINDOW_MS = 5 * 60 * 1000;
 /** The same for a tool call: a hook fires as the call ends, the log records it then too. */
-export const TOOL_WINDOW_MS = 2 * 60 * 1000;
+const TOOL_WINDOW_MS = 2 * 60 * 1000;
 
 const fromLog = (source: string | undefined) => source === 'transcript';
 

@@ -71,21 +71,6 @@ export interface SessionRow {
   endReason: string | null;
 }
 
-export interface SummaryRow {
-  id: number;
-  sessionId: number;
-  hostSessionId: string;
-  host: HostId;
-  project: string;
-  request: string; // what was asked
-  filesRead: string[];
-  filesModified: string[];
-  commands: string[];
-  outcome: string;
-  text: string; // the whole summary, rendered
-  createdAt: string;
-}
-
 export interface IngestRejection {
   index: number;
   code: string; // stable, e.g. invalid_session_id, invalid_cwd, invalid_event
@@ -120,7 +105,7 @@ export interface IngestResult {
   rejected: IngestRejection[]; // permanent: never acceptable as given
 }
 
-export type SearchType = ObservationType | 'prompt' | 'assistant' | 'summary';
+type SearchType = ObservationType | 'prompt' | 'assistant' | 'summary';
 
 export interface SearchQuery {
   query: string; // a question or a few words; "quoted phrase" must occur; `foo*` is a prefix; empty = recent

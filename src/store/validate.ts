@@ -6,7 +6,7 @@ import type { IngestRejection } from './types.js';
 
 const MAX_ID_CHARS = 256;
 
-export type Rejection = Omit<IngestRejection, 'index'>;
+type Rejection = Omit<IngestRejection, 'index'>;
 
 /**
  * Checks the shape the store relies on. Returns the event's time in stored form, or a rejection

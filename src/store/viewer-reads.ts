@@ -39,7 +39,7 @@ export type ViewerItem =
   | { kind: 'observation'; id: number; observation: Observation; createdAt: string }
   | { kind: 'assistant'; id: number; promptNumber: number | null; text: string; createdAt: string };
 
-export interface ViewerSummary {
+interface ViewerSummary {
   id: number;
   request: string;
   outcome: string;

@@ -2,7 +2,7 @@
  * What the processor reads a log through: an open file (node's FileHandle fits as is), or the
  * line stream a history reader made from a store that is not JSON lines.
  */
-export interface ByteStat {
+interface ByteStat {
   ino: number;
   size: number;
   birthtimeMs: number;

@@ -54,7 +54,7 @@ const ToolSpecZ = z
   .object({ name: z.string().min(1).optional(), rename: z.record(z.string(), z.string()).optional(), wrap: z.string().min(1).optional() })
   .strict();
 
-export const TranscriptSchemaZ = z
+const TranscriptSchemaZ = z
   .object({
     $schema: z.string().optional(),
     $comment: z.string().optional(),
@@ -134,7 +134,7 @@ function zodIssues(error: z.ZodError | undefined): Issue[] {
   return (error?.issues ?? []).map((i) => ({ path: i.path as (string | number)[], message: i.message }));
 }
 
-export type Validation<T> = { ok: true; value: T; errors: [] } | { ok: false; errors: string[] };
+type Validation<T> = { ok: true; value: T; errors: [] } | { ok: false; errors: string[] };
 
 function done<T>(issues: Issue[], value: T): Validation<T> {
   if (!issues.length) return { ok: true, value, errors: [] };

@@ -15,7 +15,7 @@ import { compileMatch, type Predicate } from './match.js';
 import { indexRules } from './rule-index.js';
 import type { Action, EventRule, ToolSpec, TranscriptSchema } from './types.js';
 
-export interface PendingCall {
+interface PendingCall {
   toolName?: string;
   rawToolName?: string;
   toolInput?: unknown;
@@ -29,7 +29,7 @@ export interface FileState {
   pending: Record<string, PendingCall>;
 }
 
-export interface FileInfo {
+interface FileInfo {
   path: string;
   name: string;
   /** The name up to its first dot (`<session>.jsonl` → `<session>`). */
@@ -38,14 +38,14 @@ export interface FileInfo {
   parts: string[];
 }
 
-export interface EvalOptions {
+interface EvalOptions {
   /** Only sessions whose first record carries the subagent marker are recorded. */
   subagentOnly?: boolean;
   /** Update context only (used to learn the session from a file's first line when starting at its end). */
   contextOnly?: boolean;
 }
 
-export interface LineOutcome {
+interface LineOutcome {
   events: CaptureEvent[];
   /** Set when the record can never be accepted (e.g. no valid session id): the caller dead-letters it. */
   error?: string;
@@ -71,7 +71,7 @@ export interface CompiledSchema {
 const CONTEXT_FIELDS = ['sessionId', 'cwd', 'model', 'agentId', 'parentSessionId', 'title', 'promptId'];
 
 /** Unanswered calls kept per file; older ones are dropped first (a crashed tool never answers). */
-export const MAX_PENDING = 1000;
+const MAX_PENDING = 1000;
 
 export function fileInfo(path: string): FileInfo {
   const name = basename(path);

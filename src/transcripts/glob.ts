@@ -114,7 +114,7 @@ export function globMatches(g: CompiledGlob, file: string): boolean {
   return accepts(g.segments, states);
 }
 
-export interface ExpandOptions { maxDepth?: number; maxFiles?: number }
+interface ExpandOptions { maxDepth?: number; maxFiles?: number }
 
 /** Files (not directories) matching the glob. Unreadable directories are skipped. */
 export async function expandGlob(g: CompiledGlob, opts: ExpandOptions = {}): Promise<string[]> {

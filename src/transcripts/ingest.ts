@@ -12,7 +12,7 @@ import { compileGlob, expandGlob } from './glob.js';
 import { DEFAULT_MAX_LINE_BYTES, processFile, type FileMemory } from './processor.js';
 import { historyReader } from './readers/index.js';
 
-export interface IngestSummary {
+interface IngestSummary {
   files: number;
   bytes: number;
   lines: number;
@@ -22,7 +22,7 @@ export interface IngestSummary {
   failed: Array<{ file: string; error: string }>;
 }
 
-export interface IngestArgs {
+interface IngestArgs {
   store: MemoryStore;
   schema: CompiledSchema;
   /** A file path or a glob. */
@@ -45,7 +45,7 @@ export interface LogRead {
   error?: string;
 }
 
-export interface LogTask {
+interface LogTask {
   store: MemoryStore;
   schema: CompiledSchema;
   /** The log (a file path, or `<store>#<session>`): what events name as their transcript. */

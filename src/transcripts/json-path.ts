@@ -2,7 +2,7 @@
  * Paths into a record, compiled once: `a.b[0].c`, `$.a`, `$item.x`, `$ctx.promptId`,
  * `$file.parts[-2]`, `content[*].text` (every element), `["odd.key"]`.
  */
-export type PathRoot = 'record' | 'item' | 'ctx' | 'file';
+type PathRoot = 'record' | 'item' | 'ctx' | 'file';
 type Segment = string | number | typeof WILD;
 const WILD = Symbol('wild');
 

@@ -32,7 +32,7 @@ export interface SkipState {
   head: string;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   chunkBytes: number;
   /** Stop after roughly this many bytes of complete lines. */
   budgetBytes: number;

@@ -60,7 +60,7 @@ export interface ProcessOutcome {
   error?: string;
 }
 
-export interface ProcessOptions {
+interface ProcessOptions {
   /** Return 'more' after this long so other files get their turn. */
   timeBudgetMs?: number;
   /** One line per transaction; a line the store keeps failing on while it is healthy is dead-lettered. */

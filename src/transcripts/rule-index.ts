@@ -6,7 +6,7 @@ import { compilePath, type CompiledPath } from './json-path.js';
 import { compileMatch, type Predicate } from './match.js';
 import type { MatchRule } from './types.js';
 
-export interface RuleIndex<R> {
+interface RuleIndex<R> {
   /** The indexed record path; absent when no path is pinned by more than one rule. */
   path?: CompiledPath;
   byValue: Map<unknown, R[]>;

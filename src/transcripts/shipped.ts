@@ -21,7 +21,7 @@ export function shippedSchemaDir(): string | null {
   return (cachedDir = null);
 }
 
-export interface ShippedSchemas {
+interface ShippedSchemas {
   schemas: Record<string, TranscriptSchema>;
   /** A shipped file that does not validate is a packaging bug: reported, never used. */
   errors: string[];

@@ -12,7 +12,7 @@ const ZSTD_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MASK = 0xfffffff0;
 const SKIPPABLE_MAGIC = 0x184d2a50;
 /** Larger frames are refused (dead-lettered) rather than decoded in memory. */
-export const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
 export function isZstdMagic(b: Buffer): boolean {
   return b.length >= 4 && (b.readUInt32LE(0) === ZSTD_MAGIC || (b.readUInt32LE(0) & SKIPPABLE_MASK) === SKIPPABLE_MAGIC);
@@ -24,7 +24,7 @@ type FrameScan =
   | { kind: 'invalid'; reason: string };
 
 /** The length of the frame starting at `at` in `b`, if all of it is there. */
-export function scanFrame(b: Buffer, at: number): FrameScan {
+function scanFrame(b: Buffer, at: number): FrameScan {
   const avail = b.length - at;
   if (avail < 4) return { kind: 'incomplete', needed: 4 };
   const magic = b.readUInt32LE(at);
@@ -59,7 +59,7 @@ export function scanFrame(b: Buffer, at: number): FrameScan {
   return { kind: 'frame', length: p - at };
 }
 
-export interface ZstdReadOptions {
+interface ZstdReadOptions {
   /** Stop after roughly this many compressed bytes of complete frames. */
   budgetBytes: number;
   maxLineBytes: number;

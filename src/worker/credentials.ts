@@ -12,7 +12,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export const unauthorized = (why: string) => new HttpError(401, 'unauthorized', why);
 
-export interface Credentials {
+interface Credentials {
   /** The request carries a signature (checked by `verifySignature` once the body is read). */
   signed(req: IncomingMessage): boolean;
   bearerOk(req: IncomingMessage): boolean;

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync } from 'nod
 import { dirname } from 'node:path';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Logger {
   level: LogLevel;
@@ -17,7 +17,7 @@ export interface Logger {
   error(msg: string, data?: Record<string, unknown>): void;
 }
 
-export interface FileLoggerOptions {
+interface FileLoggerOptions {
   file: string;
   level?: LogLevel;
   maxBytes?: number; // per file, default 5 MiB

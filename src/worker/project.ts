@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
-export interface ProjectInfo {
+interface ProjectInfo {
   /** The identity stored with every session: remote, else git root, else cwd. */
   project: string;
   /** The repository's working tree root, when inside one. */

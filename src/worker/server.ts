@@ -13,15 +13,16 @@ import { PROOF_HEADER, responseProof } from '../shared/worker-auth.js';
 import { credentials, unauthorized } from './credentials.js';
 import { HttpError, isBusyError, isInvalidInputError, storageFailure } from './routes/errors.js';
 import { ROUTES } from './routes/index.js';
+import { ROUTES as API } from '../shared/worker-api.js';
 import type { Route, RouteContext } from './routes/types.js';
 import type { Viewer } from './viewer/index.js';
 
-export interface BodyLimits {
+interface BodyLimits {
   default: number;
   events: number;
 }
 
-export interface ServerOptions {
+interface ServerOptions {
   ctx: RouteContext;
   token: string;
   /** This worker's instance (worker.json): signed requests must name it. */
@@ -231,7 +232,7 @@ export function createWorkerServer(opts: ServerOptions): WorkerServer {
   // A client announcing a body over the limit gets the 413 before it sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '').split('?')[0];
-    const limit = path === '/api/events' ? opts.limits.events : opts.limits.default;
+    const limit = path === API.events ? opts.limits.events : opts.limits.default;
     if (Number(req.headers['content-length'] ?? 0) > limit) return sendError(res, tooLarge(limit));
     res.writeContinue();
     void handle(req, res);

@@ -16,7 +16,7 @@ import type { StorageHealth } from './storage-health.js';
 import { storageProblem } from '../store/errors.js';
 import { CaptureEventSchema, MAX_EVENTS_PER_BATCH } from '../shared/capture-event-schema.js';
 
-export interface DrainOptions {
+interface DrainOptions {
   store: MemoryStore;
   spoolDir: string;
   logger: Logger;
@@ -29,7 +29,7 @@ export interface DrainOptions {
   storage?: StorageHealth;
 }
 
-export interface DrainStats {
+interface DrainStats {
   files: number;
   stored: number;
   duplicates: number;

@@ -83,7 +83,7 @@ describe('rendering', () => {
 describe('probe payloads', () => {
   it('each host\'s probe is read in its own dialect as one probe event of that host', async () => {
     const { PROBES } = await import('../../src/npx-cli/doctor/probe-payloads.js');
-    const { getAdapter } = await import('../../src/hook/adapters/index.js');
+    const { getAdapter } = await import('../hook-adapters/loaded.js');
     for (const [host, spec] of Object.entries(PROBES)) {
       const payload = spec!.payload('claude-mem-doctor-probe-abc', '/tmp');
       const r = getAdapter(host as never).normalize({
@@ -97,7 +97,7 @@ describe('probe payloads', () => {
   });
 
   it('an ordinary payload is never a probe', async () => {
-    const { getAdapter } = await import('../../src/hook/adapters/index.js');
+    const { getAdapter } = await import('../hook-adapters/loaded.js');
     const payload = { session_id: 's1', cwd: '/tmp', hook_event_name: 'SessionStart' };
     const r = getAdapter('claude-code').normalize({ host: 'claude-code', event: 'SessionStart', payload, rawStdin: '', env: {}, now: new Date().toISOString() });
     expect(r.events[0].probe).toBeUndefined();

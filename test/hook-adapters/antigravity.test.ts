@@ -1,6 +1,6 @@
 // Antigravity payloads built from HOSTS.md §6 (camelCase, named hooks; secondary sources).
 import { describe, expect, it } from 'vitest';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { run } from './fixtures.js';
 
 const env = { HOME: '/home/dev' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { fixture, hookFixtures, NOW, run, runFixture } from './fixtures.js';
 
 const CAMEL = 'copilot-cli/hooks-camel';

@@ -1,7 +1,7 @@
 // Cursor payloads with the fields of Cursor's hooks reference (cursor.com/docs/hooks); no captured fixtures yet.
 import { describe, expect, it } from 'vitest';
 import { MAX_FIELD_CHARS, TRUNCATION_MARKER } from '../../src/shared/capture-event.js';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { run } from './fixtures.js';
 
 const env = { HOME: '/home/dev', CURSOR_VERSION: '2.4.1' };

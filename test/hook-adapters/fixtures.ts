@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookHostId } from '../../src/shared/hosts.js';
 import type { Env } from '../../src/shared/paths.js';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import type { AdapterResult, HookInput } from '../../src/hook/types.js';
 import { FIXTURES } from '../helpers/temp.js';
 

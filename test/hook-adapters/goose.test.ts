@@ -2,7 +2,7 @@
 // crates/goose/src/hooks/mod.rs): event, session_id, matcher_context, tool_call_id, tool_name,
 // tool_input, tool_output, message, last_assistant_message, working_dir.
 import { describe, expect, it } from 'vitest';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { eventKey } from '../../src/shared/event-key.js';
 import { input, run } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 // Grok Build 1.0.41 payloads as captured (test/fixtures/hosts/grok-build): camelCase keys with
 // snake_case twins, GROK_* environment, the shell result as a byte array.
 import { describe, expect, it } from 'vitest';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { fixture, hookFixtures, run, runFixture } from './fixtures.js';
 
 const DIR = 'grok-build/hooks';

@@ -3,7 +3,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { FIXTURES, tempDir } from '../helpers/temp.js';
 import { fixture, run, runFixture } from './fixtures.js';
 

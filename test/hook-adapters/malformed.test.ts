@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_FIELD_CHARS, TRUNCATION_MARKER, type CaptureEvent } from '../../src/shared/capture-event.js';
 import type { HookHostId } from '../../src/shared/hosts.js';
 import type { Env } from '../../src/shared/paths.js';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { input, run } from './fixtures.js';
 
 type P = Record<string, unknown>;

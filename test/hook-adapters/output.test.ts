@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HookHostId } from '../../src/shared/hosts.js';
-import { getAdapter, HOOK_DIALECT_HOSTS } from '../../src/hook/adapters/index.js';
+import { getAdapter, HOOK_DIALECT_HOSTS } from './loaded.js';
 import { FIXTURES } from '../helpers/temp.js';
 
 function injected(dir: string, event: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { run } from './fixtures.js';
 
 const env = { HOME: '/home/dev' };

@@ -1,7 +1,7 @@
 // Windsurf payloads with the fields of the Cascade hooks docs (docs.windsurf.com/windsurf/cascade/hooks):
 // agent_action_name, trajectory_id, execution_id, timestamp, tool_info.
 import { describe, expect, it } from 'vitest';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from './loaded.js';
 import { run } from './fixtures.js';
 
 const env = { HOME: '/home/dev', PWD: '/home/dev/projects/demo' };

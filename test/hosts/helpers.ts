@@ -2,7 +2,7 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { applyPlan, planChanges, revertFromManifest, type Change } from '../../src/npx-cli/engine/index.js';
-import { HOST_MODULES } from '../../src/npx-cli/hosts/registry.js';
+import { loadHostModules } from '../../src/npx-cli/hosts/modules.js';
 import type { HostModule, InstallContext } from '../../src/npx-cli/hosts/types.js';
 import type { HostId } from '../../src/shared/hosts.js';
 import type { Env } from '../../src/shared/paths.js';
@@ -17,7 +17,7 @@ export const FIXTURE_HOMES = join(REPO_ROOT, 'test', 'fixtures', 'homes');
 const PLUGIN_HOSTS: readonly HostId[] = ['opencode', 'openclaw', 'omp', 'pi', 'dsh'];
 
 /** Every other host module of the registry, in its order: the hosts this folder tests. */
-export const MY_MODULES: readonly HostModule[] = HOST_MODULES.filter((m) => !PLUGIN_HOSTS.includes(m.id));
+export const MY_MODULES: readonly HostModule[] = (await loadHostModules()).filter((m) => !PLUGIN_HOSTS.includes(m.id));
 export const MY_HOSTS: HostId[] = MY_MODULES.map((m) => m.id);
 
 export function hostModule(id: HostId): HostModule {

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../src/npx-cli/engine/index.js';
-import { getAdapter } from '../../src/hook/adapters/index.js';
+import { getAdapter } from '../hook-adapters/loaded.js';
 import type { HostId } from '../../src/shared/hosts.js';
 import { contextFor, fakeBinary, hostModule, install, makeHome, MY_HOSTS, planFor, read, RT, snapshot, uninstall } from './helpers.js';
 

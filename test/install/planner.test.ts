@@ -3,7 +3,9 @@ import type { Change } from '../../src/npx-cli/engine/index.js';
 import type { HostPlan } from '../../src/npx-cli/hosts/types.js';
 import { planWriters, type PlannerInput } from '../../src/npx-cli/install/writer-planner.js';
 import type { HostId } from '../../src/shared/hosts.js';
-import { HOST_MODULES } from '../../src/npx-cli/hosts/registry.js';
+import { loadHostModules } from '../../src/npx-cli/hosts/modules.js';
+
+const HOST_MODULES = await loadHostModules();
 
 const WATCH = '/data/transcript-watch.json';
 

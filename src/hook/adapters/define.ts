@@ -23,7 +23,7 @@ export interface HandlerCtx {
 
 export type Handler = (ctx: HandlerCtx) => Draft[];
 
-export interface DialectSpec {
+interface DialectSpec {
   host: HookHostId;
   /** Event names as the host spells them (handled, or answered without capture). */
   events: readonly string[];

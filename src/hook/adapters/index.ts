@@ -1,37 +1,37 @@
 /**
- * The hook dialects: one per host whose facts say `hooks` (src/hosts/<id>/<id>-hooks.ts), the raw
- * dialect for everything else. Each adapter names its own host.
+ * The hook dialects, found by folder: a host whose facts say `hooks` has one in
+ * src/hosts/<id>/<id>-hooks.ts (one export built with `defineAdapter`); every other host reads the
+ * raw format. The pattern below bundles every such file into dist/hook.js, and each is evaluated
+ * only when its host's hook runs.
  */
-import type { HookHostId, HostId } from '../../shared/hosts.js';
+import { HOST_IDS, hostFacts, isHostId, type HookHostId, type HostId } from '../../shared/hosts.js';
 import type { HookAdapter } from '../types.js';
-import { antigravityAdapter } from '../../hosts/antigravity/antigravity-hooks.js';
-import { claudeCodeAdapter } from '../../hosts/claude-code/claude-code-hooks.js';
-import { codexAdapter } from '../../hosts/codex/codex-hooks.js';
-import { copilotAdapter } from '../../hosts/copilot/copilot-hooks.js';
-import { cursorAdapter } from '../../hosts/cursor/cursor-hooks.js';
-import { geminiAdapter } from '../../hosts/gemini/gemini-hooks.js';
-import { gooseAdapter } from '../../hosts/goose/goose-hooks.js';
-import { grokAdapter } from '../../hosts/grok/grok-hooks.js';
-import { kimiAdapter } from '../../hosts/kimi/kimi-hooks.js';
-import { windsurfAdapter } from '../../hosts/windsurf/windsurf-hooks.js';
 import { rawAdapter, rawAdapterFor } from './raw.js';
 
-const DIALECTS: ReadonlyMap<HookHostId, HookAdapter> = new Map([
-  claudeCodeAdapter, codexAdapter, cursorAdapter, windsurfAdapter, kimiAdapter, antigravityAdapter,
-  grokAdapter, copilotAdapter, geminiAdapter, gooseAdapter, rawAdapter,
-].map((a) => [a.host, a]));
+const loaded = new Map<HookHostId, HookAdapter>([[rawAdapter.host, rawAdapter]]);
 
-const rawByHost = new Map<HostId, HookAdapter>();
-
-/** The adapter for `claude-mem hook <host> …`; hosts without a hook dialect read the raw format. */
-export function getAdapter(host: HookHostId): HookAdapter {
-  const dialect = DIALECTS.get(host);
-  if (dialect) return dialect;
-  const id = host as HostId;
-  let adapter = rawByHost.get(id);
-  if (!adapter) rawByHost.set(id, (adapter = rawAdapterFor(id)));
-  return adapter;
+function isAdapterOf(host: string, v: unknown): v is HookAdapter {
+  const a = v as HookAdapter | undefined;
+  return !!a && typeof a === 'object' && a.host === host && typeof a.normalize === 'function' && typeof a.formatOutput === 'function';
 }
 
-/** Hosts with a hook dialect of their own. */
-export const HOOK_DIALECT_HOSTS = [...DIALECTS.keys()];
+/** Hosts with a hook dialect of their own (their facts say `hooks`), and the generic `raw`. */
+export const HOOK_DIALECT_HOSTS: readonly HookHostId[] = [...HOST_IDS.filter((id) => hostFacts(id).hooks), 'raw'];
+
+/** The dialect exported by src/hosts/<id>/<id>-hooks.ts; throws when the file has none for its host. */
+async function loadDialect(id: HostId): Promise<HookAdapter> {
+  const mod = (await import(`../../hosts/${id}/${id}-hooks.ts`)) as Record<string, unknown>;
+  const found = Object.values(mod).filter((v) => isAdapterOf(id, v));
+  if (found.length !== 1) throw new Error(`src/hosts/${id}/${id}-hooks.ts must export one hook dialect for ${id} (found ${found.length})`);
+  return found[0] as HookAdapter;
+}
+
+/** The adapter for `claude-mem hook <host> …`; hosts without a hook dialect read the raw format. */
+export async function getAdapter(host: HookHostId): Promise<HookAdapter> {
+  let adapter = loaded.get(host);
+  if (!adapter) {
+    adapter = isHostId(host) && hostFacts(host).hooks ? await loadDialect(host) : rawAdapterFor(host as HostId);
+    loaded.set(host, adapter);
+  }
+  return adapter;
+}

@@ -16,12 +16,12 @@ import { hostIdentity } from '../host-facts.js';
 import { antigravityFacts } from './antigravity-facts.js';
 
 /** PreToolUse is a decision point: it is not registered (an answer there could bypass approval). */
-export const ANTIGRAVITY_EVENTS = ['SessionStart', 'PreInvocation', 'PostToolUse', 'PostInvocation', 'Stop'] as const;
+const ANTIGRAVITY_EVENTS = ['SessionStart', 'PreInvocation', 'PostToolUse', 'PostInvocation', 'Stop'] as const;
 const CONTEXT_EVENTS = ['SessionStart', 'PreInvocation'];
 /** Tool events take matcher groups; the others a flat handler list. */
 const GROUPED = new Set(['PreToolUse', 'PostToolUse']);
 
-export const antigravityDir = (env: Env, home = homeDir(env)) => join(home, '.gemini', 'config');
+const antigravityDir = (env: Env, home = homeDir(env)) => join(home, '.gemini', 'config');
 
 function namedHook(ctx: InstallContext): Record<string, unknown> {
   const hook: Record<string, unknown> = {};

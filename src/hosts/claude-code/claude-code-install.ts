@@ -15,7 +15,7 @@ import { hostIdentity } from '../host-facts.js';
 import { claudeCodeFacts } from './claude-code-facts.js';
 
 /** The events the claude-code adapter stores. PostToolBatch is left out: it repeats PostToolUse. */
-export const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop',
+const CLAUDE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop',
   'SubagentStop', 'PreCompact', 'SessionEnd'] as const;
 const CONTEXT_EVENTS = ['SessionStart', 'UserPromptSubmit'];
 
@@ -24,11 +24,11 @@ export function claudeConfigDir(env: Env, home = homeDir(env)): string {
 }
 
 /** `.claude.json` sits in CLAUDE_CONFIG_DIR when set, else directly in HOME. */
-export function claudeJsonPath(env: Env, home = homeDir(env)): string {
+function claudeJsonPath(env: Env, home = homeDir(env)): string {
   return env.CLAUDE_CONFIG_DIR ? join(claudeConfigDir(env, home), '.claude.json') : join(home, '.claude.json');
 }
 
-export const claudeSpecs = (): HookSpec[] => CLAUDE_EVENTS.map((event) => ({ event, timeout: timeoutSeconds(event, CONTEXT_EVENTS) }));
+const claudeSpecs = (): HookSpec[] => CLAUDE_EVENTS.map((event) => ({ event, timeout: timeoutSeconds(event, CONTEXT_EVENTS) }));
 
 export function detectClaudeCode(env: Env) {
   const home = homeDir(env);

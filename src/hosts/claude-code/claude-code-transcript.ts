@@ -9,7 +9,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 const MAX_TAIL = 256 * 1024;
 /** Replies kept from one turn (the newest ones when there are more). */
-export const MAX_TURN_REPLIES = 20;
+const MAX_TURN_REPLIES = 20;
 
 type Rec = { type?: unknown; isMeta?: unknown; isSidechain?: unknown; message?: { content?: unknown } };
 

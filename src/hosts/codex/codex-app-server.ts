@@ -8,7 +8,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Env } from '../../shared/paths.js';
 
-export class AppServerError extends Error {}
+class AppServerError extends Error {}
 
 /** `codex` on the PATH of `env` (the same lookup a shell does), or undefined. */
 export function findOnPath(name: string, env: Env): string | undefined {

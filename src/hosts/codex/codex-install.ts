@@ -18,7 +18,7 @@ import { codexFacts } from './codex-facts.js';
 import { settleCodexWriters } from './codex-writers.js';
 import { codexAfterApply, codexTrustCheck } from './codex-after-apply.js';
 
-export const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd'] as const;
+const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SubagentStop', 'PreCompact', 'SessionEnd'] as const;
 const CONTEXT_EVENTS = ['SessionStart', 'UserPromptSubmit'];
 
 export function codexHome(env: Env, home = homeDir(env)): string {
@@ -40,7 +40,7 @@ export function detectCodex(env: Env) {
 }
 
 /** The hooks feature: `hooks` wins, the legacy `codex_hooks` alias counts when `hooks` is absent; on by default. */
-export function codexHooksFeature(config: Record<string, unknown> | undefined): { on: boolean; how: string } {
+function codexHooksFeature(config: Record<string, unknown> | undefined): { on: boolean; how: string } {
   const features = asRecord(config?.features);
   if (typeof features?.hooks === 'boolean') return { on: features.hooks, how: `[features] hooks = ${features.hooks}` };
   if (typeof features?.codex_hooks === 'boolean') return { on: features.codex_hooks, how: `[features] codex_hooks = ${features.codex_hooks}` };

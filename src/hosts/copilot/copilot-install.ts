@@ -18,11 +18,11 @@ import { hostIdentity } from '../host-facts.js';
 import { copilotFacts } from './copilot-facts.js';
 
 /** Copilot's own event names (camelCase payloads); context reaches the model from the first two. */
-export const COPILOT_EVENTS = ['sessionStart', 'userPromptSubmitted', 'postToolUse', 'postToolUseFailure', 'agentStop',
+const COPILOT_EVENTS = ['sessionStart', 'userPromptSubmitted', 'postToolUse', 'postToolUseFailure', 'agentStop',
   'preCompact', 'sessionEnd'] as const;
 const CONTEXT_EVENTS = ['sessionStart', 'userPromptSubmitted'];
 
-export const copilotHome = (env: Env, home = homeDir(env)) => envDir(env, home, 'COPILOT_HOME', '.copilot');
+const copilotHome = (env: Env, home = homeDir(env)) => envDir(env, home, 'COPILOT_HOME', '.copilot');
 
 function hooksDocument(ctx: InstallContext) {
   return {

@@ -20,14 +20,14 @@ import { cursorFacts } from './cursor-facts.js';
  * Stored by the cursor adapter. `stop` carries no message (afterAgentResponse has it); postToolUse
  * would repeat the shell and MCP after-events.
  */
-export const CURSOR_EVENTS = ['sessionStart', 'beforeSubmitPrompt', 'afterShellExecution', 'afterMCPExecution',
+const CURSOR_EVENTS = ['sessionStart', 'beforeSubmitPrompt', 'afterShellExecution', 'afterMCPExecution',
   'afterFileEdit', 'afterAgentResponse', 'preCompact', 'sessionEnd'] as const;
 const CONTEXT_EVENTS = ['sessionStart'];
 
 /** Claude Code events Cursor also runs from `~/.claude/settings.json` ("third-party hooks"). */
 const CLAUDE_OVERLAP = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd', 'PreCompact'];
 
-export const cursorDir = (env: Env, home = homeDir(env)) => join(home, '.cursor');
+const cursorDir = (env: Env, home = homeDir(env)) => join(home, '.cursor');
 
 export const cursor: HostModule = {
   ...hostIdentity(cursorFacts),

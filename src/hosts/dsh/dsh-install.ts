@@ -25,17 +25,17 @@ import { hostIdentity } from '../host-facts.js';
 import { dshFacts } from './dsh-facts.js';
 import { settleWatch } from '../../npx-cli/install/writer-planner.js';
 
-export const DSH_MCP_PACKAGE = '@deepseek-ai/dsh-mcp-client';
-export const DSH_BLOCK_ID = 'dsh';
-export const DSH_WATCH_NAME = 'dsh';
+const DSH_MCP_PACKAGE = '@deepseek-ai/dsh-mcp-client';
+const DSH_BLOCK_ID = 'dsh';
+const DSH_WATCH_NAME = 'dsh';
 export const WATCH_MANAGED_BY = 'claude-mem-install';
 
 export const dshHome = (env: Env, home = homeDir(env)) => envDir(env, home, 'DSH_HOME', '.dsh');
-export const dshPluginDir = (env: Env, home = homeDir(env)) => join(dshHome(env, home), 'claude-mem');
-export const dshPatchFile = (env: Env, home = homeDir(env)) => join(dshHome(env, home), 'cordis.patch.yml');
+const dshPluginDir = (env: Env, home = homeDir(env)) => join(dshHome(env, home), 'claude-mem');
+const dshPatchFile = (env: Env, home = homeDir(env)) => join(dshHome(env, home), 'cordis.patch.yml');
 
 /** The transcript watch: absolute (the worker may not share the installing shell's DSH_HOME). */
-export function dshWatch(env: Env, home = homeDir(env)) {
+function dshWatch(env: Env, home = homeDir(env)) {
   return {
     name: DSH_WATCH_NAME,
     path: join(dshHome(env, home), 'sessions', '**', 'session.jsonl*'),
@@ -46,7 +46,7 @@ export function dshWatch(env: Env, home = homeDir(env)) {
 }
 
 /** The two patch rows: the MCP client (tools appear as mcp__claude-mem__mem_*) and the recall plugin. */
-export function dshPatchRows(ctx: InstallContext): unknown[] {
+function dshPatchRows(ctx: InstallContext): unknown[] {
   const server = mcpServer(ctx);
   return [{
     insert: [
@@ -73,7 +73,7 @@ function conflict(file: string, why: string): never {
 }
 
 /** Refuses a patch file the appended rows would not fit: not YAML, or a top level that is not a list. */
-export function checkPatchFile(file: string, text: string | undefined, block: string): void {
+function checkPatchFile(file: string, text: string | undefined, block: string): void {
   if (text === undefined || text.trim() === '') return;
   const doc = parseDocument(text);
   if (doc.errors.length) conflict(file, `invalid YAML (${doc.errors[0].message.split('\n')[0]})`);

@@ -17,10 +17,10 @@ import { hostIdentity } from '../host-facts.js';
 import { geminiFacts } from './gemini-facts.js';
 
 /** PreCompress is left out: Gemini fires it before every model call and the adapter stores nothing. */
-export const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterTool', 'AfterAgent', 'SessionEnd'] as const;
+const GEMINI_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterTool', 'AfterAgent', 'SessionEnd'] as const;
 const CONTEXT_EVENTS = ['SessionStart', 'BeforeAgent'];
 
-export function geminiDir(env: Env, home = homeDir(env)): string {
+function geminiDir(env: Env, home = homeDir(env)): string {
   const base = env.GEMINI_CLI_HOME ? resolve(expandHome(env.GEMINI_CLI_HOME, { ...env, HOME: home })) : home;
   return join(base, '.gemini');
 }

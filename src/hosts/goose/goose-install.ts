@@ -17,12 +17,12 @@ import type { HostCheck, HostModule, InstallContext } from '../../npx-cli/hosts/
 import { hostIdentity } from '../host-facts.js';
 import { gooseFacts } from './goose-facts.js';
 
-export const GOOSE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd'] as const;
+const GOOSE_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd'] as const;
 /** Goose's default for an extension's tool calls, in seconds. */
 const EXTENSION_TIMEOUT_S = 300;
 
-export const gooseConfigDir = (env: Env, home = homeDir(env)) => join(xdgDir(env, home, 'XDG_CONFIG_HOME'), 'goose');
-export const goosePluginDir = (home: string) => join(home, '.agents', 'plugins', 'claude-mem');
+const gooseConfigDir = (env: Env, home = homeDir(env)) => join(xdgDir(env, home, 'XDG_CONFIG_HOME'), 'goose');
+const goosePluginDir = (home: string) => join(home, '.agents', 'plugins', 'claude-mem');
 
 /** Goose does not read hook output: every hook is capture-only. */
 const specs = (): HookSpec[] => GOOSE_EVENTS.map((event) => ({ event, timeout: CAPTURE_TIMEOUT_S }));

@@ -33,7 +33,7 @@ function shellText(r: Payload): string | undefined {
 }
 
 /** A tool result with its byte array decoded; any other result as it came. */
-export function decodeToolResult(v: unknown): unknown {
+function decodeToolResult(v: unknown): unknown {
   const r = rec(v);
   if (!r || !isBytes(r.output)) return v;
   const out: Payload = {};

@@ -15,12 +15,12 @@ import type { HostCheck, HostModule, InstallContext } from '../../npx-cli/hosts/
 import { hostIdentity } from '../host-facts.js';
 import { grokFacts } from './grok-facts.js';
 
-export const GROK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop',
+const GROK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop',
   'SubagentStop', 'PreCompact', 'SessionEnd'] as const;
 /** UserPromptSubmit is observe-only in Grok: only SessionStart can bring context. */
 const CONTEXT_EVENTS = ['SessionStart'];
 
-export const grokHome = (env: Env, home = homeDir(env)) => envDir(env, home, 'GROK_HOME', '.grok');
+const grokHome = (env: Env, home = homeDir(env)) => envDir(env, home, 'GROK_HOME', '.grok');
 
 const specs = (): HookSpec[] => GROK_EVENTS.map((event) => ({ event, timeout: timeoutSeconds(event, CONTEXT_EVENTS) }));
 

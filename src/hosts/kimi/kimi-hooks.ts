@@ -29,7 +29,7 @@ function turnId(p: Payload): string | undefined {
 }
 
 /** `prompt` is a string (kimi-cli, TurnStarted) or content parts `[{type:"text",text}]` (Kimi Code). */
-export function promptText(v: unknown): string | undefined {
+function promptText(v: unknown): string | undefined {
   if (!Array.isArray(v)) return str(v);
   const texts = v.map((part) => rec(part)).filter((part) => part?.type === 'text').map((part) => str(part?.text)).filter(Boolean);
   return texts.length ? texts.join('\n') : undefined;

@@ -17,20 +17,20 @@ import type { HostCheck, HostModule, InstallContext } from '../../npx-cli/hosts/
 import { hostIdentity } from '../host-facts.js';
 import { kimiFacts } from './kimi-facts.js';
 
-export const KIMI_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop',
+const KIMI_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'Stop',
   'SubagentStop', 'PreCompact', 'SessionEnd'] as const;
 /** Kimi Code only: TurnStarted writes the prompt with the host's turn id (kimi-cli has no such event). */
-export const KIMI_CODE_EVENTS = [...KIMI_EVENTS, 'TurnStarted'] as const;
+const KIMI_CODE_EVENTS = [...KIMI_EVENTS, 'TurnStarted'] as const;
 const CONTEXT_EVENTS = ['SessionStart', 'UserPromptSubmit'];
 const ALLOWED_FIELDS = new Set(['event', 'matcher', 'command', 'timeout']);
 
-export interface KimiTarget {
+interface KimiTarget {
   dir: string;
   generation: 'kimi-code' | 'kimi-cli';
 }
 
 /** Which Kimi to configure: Kimi Code unless only the older kimi-cli directory exists. */
-export function kimiTarget(env: Env, home = homeDir(env)): KimiTarget {
+function kimiTarget(env: Env, home = homeDir(env)): KimiTarget {
   const code = envDir(env, home, 'KIMI_CODE_HOME', '.kimi-code');
   const cli = envDir(env, home, 'KIMI_SHARE_DIR', '.kimi');
   if (env.KIMI_CODE_HOME || isDir(code) || !isDir(cli)) return { dir: code, generation: 'kimi-code' };

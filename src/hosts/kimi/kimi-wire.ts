@@ -20,7 +20,7 @@ const CHUNK = 256 * 1024;
 /** A turn longer than this in the log is read from its last MiBs only (the answer is at the end). */
 const MAX_TAIL = 8 * 1024 * 1024;
 
-export interface WireToolCall {
+interface WireToolCall {
   id: string;
   name: string;
   args: unknown;

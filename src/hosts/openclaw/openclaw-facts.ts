@@ -5,5 +5,6 @@ export const openclawFacts = defineHost({
   id: 'openclaw',
   label: 'OpenClaw',
   aliases: [],
+  tools: { exec: 'Bash', process: 'Bash' },
   noSessionEnd: 'OpenClaw reports session start and end only in gateway mode, never under `openclaw agent --local`',
 });

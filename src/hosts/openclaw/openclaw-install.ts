@@ -22,12 +22,12 @@ import { hostIdentity } from '../host-facts.js';
 import { openclawFacts } from './openclaw-facts.js';
 
 /** The id in openclaw.plugin.json, plugins.entries and the extensions folder name. */
-export const OPENCLAW_PLUGIN_ID = 'claude-mem';
-export const OPENCLAW_PACKAGES = ['openclaw'];
+const OPENCLAW_PLUGIN_ID = 'claude-mem';
+const OPENCLAW_PACKAGES = ['openclaw'];
 /** Typed plugin hooks and their event shapes were captured from this release (fixture + e2e). */
-export const OPENCLAW_PROVEN = ['2026.9.6'];
+const OPENCLAW_PROVEN = ['2026.9.6'];
 
-export const openclawStateDir = (env: Env, home = homeDir(env)) => envDir(env, home, 'OPENCLAW_STATE_DIR', '.openclaw');
+const openclawStateDir = (env: Env, home = homeDir(env)) => envDir(env, home, 'OPENCLAW_STATE_DIR', '.openclaw');
 
 /** `OPENCLAW_CONFIG_PATH` names the config file directly; else `<state>/openclaw.json`. */
 export function openclawConfigPath(env: Env, home = homeDir(env)): string {
@@ -35,9 +35,9 @@ export function openclawConfigPath(env: Env, home = homeDir(env)): string {
   return direct ? resolve(expandHome(direct, { ...env, HOME: home })) : join(openclawStateDir(env, home), 'openclaw.json');
 }
 
-export const openclawPluginDir = (env: Env, home = homeDir(env)) => join(openclawStateDir(env, home), 'extensions', OPENCLAW_PLUGIN_ID);
+const openclawPluginDir = (env: Env, home = homeDir(env)) => join(openclawStateDir(env, home), 'extensions', OPENCLAW_PLUGIN_ID);
 
-export const memorySlotConsent = (env: Env) => env.CLAUDE_MEM_OPENCLAW_MEMORY_SLOT === '1';
+const memorySlotConsent = (env: Env) => env.CLAUDE_MEM_OPENCLAW_MEMORY_SLOT === '1';
 
 /** With consent for the memory slot, the copied manifest declares the exclusive `memory` kind. */
 function withMemoryKind(files: FileChange[]): FileChange[] {

@@ -24,10 +24,10 @@ import type { Detection, HostCheck, HostModule, InstallContext } from '../../npx
 import { hostIdentity } from '../host-facts.js';
 import { opencodeFacts } from './opencode-facts.js';
 
-export type OpencodePluginApi = 'v1' | 'v2';
+type OpencodePluginApi = 'v1' | 'v2';
 
 /** The first major version with the V2 plugin API (`Plugin.define`, `plugins`, `mcp.servers`). */
-export const V2_MAJOR = 2;
+const V2_MAJOR = 2;
 /** `opencode --version` starts a 180 MB binary: allow more than the usual cheap-version budget. */
 const VERSION_TIMEOUT_MS = 4_000;
 const PLUGIN_CONFIG_FILE = 'claude-mem.json';
@@ -36,7 +36,7 @@ export function pluginApiFor(version: string | undefined): OpencodePluginApi {
   return (coerce(version ?? '')?.major ?? 0) >= V2_MAJOR ? 'v2' : 'v1';
 }
 
-export const opencodeConfigDir = (env: Env, home = homeDir(env)) => join(xdgDir(env, home, 'XDG_CONFIG_HOME'), 'opencode');
+const opencodeConfigDir = (env: Env, home = homeDir(env)) => join(xdgDir(env, home, 'XDG_CONFIG_HOME'), 'opencode');
 
 export function opencodePaths(env: Env, home = homeDir(env)) {
   const dir = opencodeConfigDir(env, home);
@@ -105,7 +105,7 @@ function pluginConfig(ctx: InstallContext, file: string): FileChange {
   return { kind: 'file', file, host: 'opencode', content: `${JSON.stringify(value, null, 2)}\n` };
 }
 
-export function pluginChanges(ctx: InstallContext, api: OpencodePluginApi): FileChange[] {
+function pluginChanges(ctx: InstallContext, api: OpencodePluginApi): FileChange[] {
   const p = opencodePaths(ctx.env, ctx.home);
   const built = builtPlugin(ctx, api);
   if (api === 'v1') {
@@ -116,7 +116,7 @@ export function pluginChanges(ctx: InstallContext, api: OpencodePluginApi): File
   return [...files, pluginConfig(ctx, join(p.v2Dir, PLUGIN_CONFIG_FILE))];
 }
 
-export function mcpChange(ctx: InstallContext, api: OpencodePluginApi): JsonSetChange {
+function mcpChange(ctx: InstallContext, api: OpencodePluginApi): JsonSetChange {
   const command = [ctx.nodePath, ctx.entryPath, 'mcp'];
   const file = opencodePaths(ctx.env, ctx.home).config;
   return api === 'v1'
@@ -125,7 +125,7 @@ export function mcpChange(ctx: InstallContext, api: OpencodePluginApi): JsonSetC
 }
 
 /** Doctor: the installed plugin is the one the installed OpenCode loads. */
-export function pluginApiCheck(ctx: InstallContext): HostCheck {
+function pluginApiCheck(ctx: InstallContext): HostCheck {
   const id = 'opencode.plugin-api';
   const p = opencodePaths(ctx.env, ctx.home);
   const version = ctx.detection.version;
@@ -143,7 +143,7 @@ export function pluginApiCheck(ctx: InstallContext): HostCheck {
 }
 
 /** Doctor: the node and the entry the plugin starts the worker with still exist. */
-export function pluginRuntimeCheck(ctx: InstallContext): HostCheck {
+function pluginRuntimeCheck(ctx: InstallContext): HostCheck {
   const id = 'opencode.plugin-runtime';
   const p = opencodePaths(ctx.env, ctx.home);
   const file = isDir(p.v2Dir) ? join(p.v2Dir, PLUGIN_CONFIG_FILE) : p.v1Config;

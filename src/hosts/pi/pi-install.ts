@@ -17,7 +17,7 @@ import { hostIdentity } from '../host-facts.js';
 import { piFacts } from './pi-facts.js';
 
 /** The file a native plugin reads to find claude-mem (written beside its bundle). */
-export const PLUGIN_CONFIG_FILE = 'claude-mem.json';
+const PLUGIN_CONFIG_FILE = 'claude-mem.json';
 
 /**
  * The built plugin (`dist/plugins/<host>/*`: the bundle and its static files) copied into `dir`,
@@ -96,7 +96,7 @@ export function apiCheck(host: HostId, spec: HostApiSpec, version: string | unde
 }
 
 export const piAgentDir = (env: Env, home = homeDir(env)) => envDir(env, home, 'PI_CODING_AGENT_DIR', join('.pi', 'agent'));
-export const piExtensionDir = (env: Env, home = homeDir(env)) => join(piAgentDir(env, home), 'extensions', 'claude-mem');
+const piExtensionDir = (env: Env, home = homeDir(env)) => join(piAgentDir(env, home), 'extensions', 'claude-mem');
 
 export const pi: HostModule = {
   ...hostIdentity(piFacts),

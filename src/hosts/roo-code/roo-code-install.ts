@@ -21,7 +21,7 @@ import { hostIdentity } from '../host-facts.js';
 import { rooCodeFacts } from './roo-code-facts.js';
 
 /** Global-storage ids (publisher.name, lower case as VS Code writes them) and their settings prefix. */
-export const ROO_EXTENSIONS = [
+const ROO_EXTENSIONS = [
   { id: 'rooveterinaryinc.roo-cline', setting: 'roo-cline' },
   { id: 'zoocodeorganization.zoo-code', setting: 'zoo-code' },
 ] as const;
@@ -30,7 +30,7 @@ const EDITORS = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf'] as
 const EXTENSION_DIRS = ['.vscode/extensions', '.vscode-insiders/extensions', '.vscode-oss/extensions', '.cursor/extensions', '.windsurf/extensions'];
 
 /** One place the extension keeps its settings, in one editor. */
-export interface RooStorage {
+interface RooStorage {
   /** The folder holding `settings/mcp_settings.json`. */
   dir: string;
   /** The editor's settings.json, when its customStoragePath chose `dir`. */
@@ -62,7 +62,7 @@ function storageIn(userDir: string, ext: (typeof ROO_EXTENSIONS)[number]): RooSt
 }
 
 /** Every folder Roo / Zoo Code keeps its settings in, one per folder, in a stable order. */
-export function rooStorages(env: Env, home = homeDir(env)): RooStorage[] {
+function rooStorages(env: Env, home = homeDir(env)): RooStorage[] {
   const out = new Map<string, RooStorage>();
   for (const u of userDirs(env, home)) {
     for (const ext of ROO_EXTENSIONS) {
@@ -73,7 +73,7 @@ export function rooStorages(env: Env, home = homeDir(env)): RooStorage[] {
   return [...out.values()];
 }
 
-export const rooMcpFile = (s: RooStorage) => join(s.dir, 'settings', 'mcp_settings.json');
+const rooMcpFile = (s: RooStorage) => join(s.dir, 'settings', 'mcp_settings.json');
 
 function installedExtensions(home: string): string[] {
   const out: string[] = [];

@@ -33,10 +33,10 @@ const PROVIDERS: ReadonlyArray<{ id: HostId; label: string; detect: (env: Env) =
   { id: 'claude-code', label: 'Claude Code', detect: detectClaudeCode },
 ];
 
-export const t3Home = (env: Env, home = homeDir(env)) => envDir(env, home, 'T3CODE_HOME', '.t3');
+const t3Home = (env: Env, home = homeDir(env)) => envDir(env, home, 'T3CODE_HOME', '.t3');
 
 /** A provider home T3 Code sets, other than the one claude-mem installs into by default. */
-export interface ProviderHome {
+interface ProviderHome {
   provider: 'codex' | 'claude-code';
   dir: string;
   /** Which setting chose it, for messages. */
@@ -86,14 +86,14 @@ export function t3ProviderHomes(env: Env, home = homeDir(env)): ProviderHome[] {
 }
 
 /** T3 Code's WSL backend, when its desktop app runs the backend (and providers) inside WSL. */
-export function t3WslBackend(env: Env, home = homeDir(env)): { distro?: string; only: boolean } | undefined {
+function t3WslBackend(env: Env, home = homeDir(env)): { distro?: string; only: boolean } | undefined {
   const doc = asRecord(readJsonc(join(t3Home(env, home), 'userdata', 'desktop-settings.json')));
   if (doc?.wslBackendEnabled !== true) return undefined;
   const distro = str(doc.wslDistro);
   return { ...(distro && { distro }), only: doc.wslOnly === true };
 }
 
-export function hasOurHooks(h: ProviderHome): boolean {
+function hasOurHooks(h: ProviderHome): boolean {
   return stringsIn(readJsonc(join(h.dir, HOME_OF[h.provider].hooksFile))).some((c) => isOurHookCommand(c, h.provider));
 }
 

@@ -12,7 +12,7 @@ import type { HostModule, InstallContext } from '../../npx-cli/hosts/types.js';
 import { hostIdentity } from '../host-facts.js';
 import { warpFacts } from './warp-facts.js';
 
-export const warpDir = (env: Env, home = homeDir(env)) => join(home, '.warp');
+const warpDir = (env: Env, home = homeDir(env)) => join(home, '.warp');
 
 export const warp: HostModule = {
   ...hostIdentity(warpFacts),

@@ -22,12 +22,12 @@ import { hostIdentity } from '../host-facts.js';
 import { windsurfFacts } from './windsurf-facts.js';
 
 /** One cascade-response variant only (post_cascade_response carries the text itself). */
-export const WINDSURF_EVENTS = ['pre_user_prompt', 'post_run_command', 'post_read_code', 'post_write_code',
+const WINDSURF_EVENTS = ['pre_user_prompt', 'post_run_command', 'post_read_code', 'post_write_code',
   'post_mcp_tool_use', 'post_cascade_response'] as const;
 
-export const codeiumDir = (env: Env, home = homeDir(env)) => join(home, '.codeium');
+const codeiumDir = (env: Env, home = homeDir(env)) => join(home, '.codeium');
 /** The Windsurf editor's user directory. */
-export const windsurfDir = (env: Env, home = homeDir(env)) => join(codeiumDir(env, home), 'windsurf');
+const windsurfDir = (env: Env, home = homeDir(env)) => join(codeiumDir(env, home), 'windsurf');
 
 /** Where JetBrains IDEs keep installed plugins: `<root>/<IDE>/` on Linux, `<root>/<IDE>/plugins/` on macOS. */
 function jetbrainsPluginRoots(env: Env, home: string): string[] {
@@ -43,7 +43,7 @@ function jetbrainsPluginRoots(env: Env, home: string): string[] {
 }
 
 /** Installed Windsurf (formerly Codeium) JetBrains plugin folders. */
-export function windsurfJetbrainsPlugins(env: Env, home = homeDir(env)): string[] {
+function windsurfJetbrainsPlugins(env: Env, home = homeDir(env)): string[] {
   return jetbrainsPluginRoots(env, home)
     .flatMap((dir) => {
       try {
@@ -57,14 +57,14 @@ export function windsurfJetbrainsPlugins(env: Env, home = homeDir(env)): string[
 }
 
 /** The user directories claude-mem writes: each flavour's own, the editor's when neither is found. */
-export function windsurfTargets(env: Env, home = homeDir(env)): string[] {
+function windsurfTargets(env: Env, home = homeDir(env)): string[] {
   const jetbrains = windsurfJetbrainsPlugins(env, home).length > 0;
   const editor = isDir(windsurfDir(env, home));
   return [...(editor || !jetbrains ? [windsurfDir(env, home)] : []), ...(jetbrains ? [codeiumDir(env, home)] : [])];
 }
 
 /** Which program reads a hooks file (doctor: our hook once per program, not once per host). */
-export function windsurfHookReader(file: string): string {
+function windsurfHookReader(file: string): string {
   return basename(dirname(file)) === 'windsurf' ? 'the Windsurf editor' : 'the Windsurf JetBrains plugin';
 }
 

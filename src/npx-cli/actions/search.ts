@@ -11,6 +11,7 @@ import { dataPaths, type DataPaths } from '../../shared/paths.js';
 import { ensureWorker } from '../../shared/worker-start.js';
 import { projectFor } from '../../worker/project.js';
 import type { SearchAnswer, SearchEvidence, SearchQuery, SearchResult } from '../../store/types.js';
+import { clip } from '../../shared/text.js';
 import { UsageError, eprintln, printJson, println, setExit, style } from '../output.js';
 
 type Via = { via: 'worker' } | { via: 'database'; why: string };
@@ -34,10 +35,6 @@ async function viaDatabase(paths: DataPaths, q: SearchQuery): Promise<SearchAnsw
 }
 
 const when = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
-const line = (s: string, max: number): string => {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
-};
 
 /** An evidence row's id as the CLI shows it: `#12` for observations, `#p3`, `#a7`, `#s2` for the others. */
 export function evidenceId(e: Pick<SearchEvidence, 'kind' | 'id'>): string {
@@ -47,13 +44,13 @@ export function evidenceId(e: Pick<SearchEvidence, 'kind' | 'id'>): string {
 export function formatResult(r: SearchResult, showProject: boolean): string[] {
   const from = r.from ? `  from ${r.from}` : '';
   const out = [`${style.bold(`session ${r.hostSessionId}`)}  ${style.dim(when(r.startedAt))}  ${r.host}${from}${showProject ? `  ${style.dim(r.project)}` : ''}`];
-  if (r.request) out.push(`  asked:   ${line(r.request, 160)}`);
-  if (r.outcome) out.push(`  outcome: ${line(r.outcome, 160)}`);
+  if (r.request) out.push(`  asked:   ${clip(r.request, 160)}`);
+  if (r.outcome) out.push(`  outcome: ${clip(r.outcome, 160)}`);
   for (const t of r.turns) {
     for (const e of t.evidence) {
-      if (e.kind === 'prompt' && line(e.title, 160) === line(r.request, 160)) continue;
+      if (e.kind === 'prompt' && clip(e.title, 160) === clip(r.request, 160)) continue;
       const text = e.kind === 'observation' ? e.title : e.snippet.replace(/\*\*/g, '');
-      out.push(`  ${style.dim(evidenceId(e).padEnd(7))} ${line(text, 150)}`);
+      out.push(`  ${style.dim(evidenceId(e).padEnd(7))} ${clip(text, 150)}`);
     }
   }
   if (r.files.length) out.push(`  files:   ${r.files.slice(0, 6).join(', ')}`);

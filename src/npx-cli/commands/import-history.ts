@@ -24,7 +24,7 @@ Exit codes: 0 done, 1 a log could not be read (the others were imported), 2 usag
 130 stopped by Ctrl-C (run again to resume).`;
 
 /** `--since`: an ISO date or time, or a number of days back (`90d`). */
-export function parseSince(v: string | undefined, now = Date.now()): number | undefined {
+function parseSince(v: string | undefined, now = Date.now()): number | undefined {
   if (v === undefined) return undefined;
   const days = /^(\d+)d$/.exec(v.trim());
   if (days) return now - Number(days[1]) * 86_400_000;

@@ -26,7 +26,7 @@ function host(value: string | undefined): ReturnType<typeof resolveHostId> | und
 }
 
 /** `12` or `#12`: an observation; `#p3`, `#a7`, `#s2`: a prompt, reply or summary (as search prints them). */
-export function parseRowIds(words: string[]): Pick<ForgetTarget, 'observationIds' | 'promptIds' | 'assistantIds' | 'summaryIds'> {
+function parseRowIds(words: string[]): Pick<ForgetTarget, 'observationIds' | 'promptIds' | 'assistantIds' | 'summaryIds'> {
   const out = { observationIds: [] as number[], promptIds: [] as number[], assistantIds: [] as number[], summaryIds: [] as number[] };
   for (const w of words.flatMap((x) => x.split(',')).filter(Boolean)) {
     const m = /^#?([pas]?)(\d+)$/.exec(w.trim());
@@ -37,7 +37,7 @@ export function parseRowIds(words: string[]): Pick<ForgetTarget, 'observationIds
   return out;
 }
 
-export function toForgetTarget(ids: string[], o: ForgetOpts): ForgetTarget {
+function toForgetTarget(ids: string[], o: ForgetOpts): ForgetTarget {
   const h = host(o.host);
   const target: ForgetTarget = { ...parseRowIds(ids) };
   if (o.session?.length) target.sessions = o.session.map((sid) => ({ hostSessionId: sid, host: h }));

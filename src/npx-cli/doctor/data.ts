@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { DataPaths } from '../../shared/paths.js';
 import type { Check } from './types.js';
 
-export interface ModeProblem {
+interface ModeProblem {
   path: string;
   mode: number;
   want: number;

@@ -18,7 +18,7 @@ export function recordedChanges(m: Manifest, host: string): Change[] {
 }
 
 /** One plan per file, so a broken file never hides the state of another. */
-export async function planPerFile(changes: readonly Change[]): Promise<PlannedFile[]> {
+async function planPerFile(changes: readonly Change[]): Promise<PlannedFile[]> {
   const byFile = new Map<string, Change[]>();
   for (const c of changes) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
   const plans = await Promise.all([...byFile.values()].map((list) => planChanges(list)));
@@ -26,7 +26,7 @@ export async function planPerFile(changes: readonly Change[]): Promise<PlannedFi
 }
 
 /** Would re-applying change this host's part of the file? */
-export function hostDrifted(f: PlannedFile, host: string): boolean {
+function hostDrifted(f: PlannedFile, host: string): boolean {
   if (f.error) return false;
   if (!f.existed) return true;
   return f.records.some((r) => r.host === host && !r.noop);
@@ -39,7 +39,7 @@ function clipDiff(diff: string): string {
   return lines.length <= MAX_DIFF_LINES ? lines.join('\n') : [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more line(s)`].join('\n');
 }
 
-export interface HostFilesState {
+interface HostFilesState {
   host: HostId;
   plans: PlannedFile[];
 }

@@ -5,7 +5,7 @@
  */
 import type { HostId } from '../../shared/hosts.js';
 import { HOST_LABELS } from '../../shared/hosts.js';
-import { hostModule } from '../hosts/registry.js';
+import { loadHostModule } from '../hosts/modules.js';
 import type { Detection } from '../hosts/types.js';
 import { detectAll } from '../install/detect.js';
 import { hostContext } from '../install/context.js';
@@ -19,7 +19,7 @@ import { hookRoundTrip, type ProbeOutcome } from './probe.js';
 import { errorText } from './timebox.js';
 import type { Check } from './types.js';
 
-export interface HostsOutcome {
+interface HostsOutcome {
   checks: Check[];
   /** Probe sessions to remove once every check is done. */
   probeSessions: string[];
@@ -35,7 +35,7 @@ async function detections(ctx: DoctorContext): Promise<Map<HostId, Detection>> {
   const recorded = (h: HostId) => ctx.meta(h)?.versionDetected ?? undefined;
   const again = ctx.hosts.filter((h) => (ctx.meta(h)?.capture ?? 'plugin') === 'plugin');
   for (const h of ctx.hosts) if (!again.includes(h)) out.set(h, { installed: true, evidence: [], ...(recorded(h) && { version: recorded(h) }), facts: {} });
-  const found = await detectAll(again.map(hostModule), ctx.env, Math.min(1500, ctx.probeTimeoutMs));
+  const found = await detectAll(await Promise.all(again.map(loadHostModule)), ctx.env, Math.min(1500, ctx.probeTimeoutMs));
   for (const d of found) {
     // A version detect() could not read in time falls back to the one install recorded.
     const v = recorded(d.module.id);
@@ -74,12 +74,13 @@ export async function hostChecks(ctx: DoctorContext): Promise<HostsOutcome> {
       out.push({ id: `${host}.config`, area: 'hosts', host, status: 'ok', evidence: `no files of its own${meta ? ` (capture: ${meta.capture}, recall: ${meta.recall})` : ''}` });
     }
     if (changes.length) out.push(pathsCheck(host, recordedValues(changes)));
-    const twice = doubleRegistrationCheck(host, commands, hostModule(host).hookReader);
+    const mod = await loadHostModule(host);
+    const twice = doubleRegistrationCheck(host, commands, mod.hookReader);
     if (twice) out.push(twice);
     const ictx = hostContext(ctx.base, detected.get(host)!, ctx.hosts);
     const [own, trust, probe] = await Promise.all([
-      moduleChecks(hostModule(host), ictx, ctx.probeTimeoutMs),
-      commands.length ? hostModule(host).hooksCheck?.(ctx) : undefined,
+      moduleChecks(mod, ictx, ctx.probeTimeoutMs),
+      commands.length ? mod.hooksCheck?.(ctx) : undefined,
       probes[n],
     ]);
     out.push(...own);

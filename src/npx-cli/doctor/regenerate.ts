@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import type { HostId } from '../../shared/hosts.js';
 import { applyPlan, planChanges, type PlannedFile } from '../engine/index.js';
-import { hostModule } from '../hosts/registry.js';
+import { loadHostModule } from '../hosts/modules.js';
 import { hostContext } from '../install/context.js';
 import type { DoctorContext } from './context.js';
 
@@ -15,7 +15,7 @@ export async function regenerateFiles(ctx: DoctorContext, host: HostId, files: r
   const want = new Set(files.map((f) => resolve(f)));
   const version = ctx.meta(host)?.versionDetected ?? undefined;
   const ictx = hostContext(ctx.base, { installed: true, evidence: [], ...(version && { version }), facts: {} }, ctx.hosts);
-  const plan = await hostModule(host).plan(ictx);
+  const plan = await (await loadHostModule(host)).plan(ictx);
   const changes = plan.changes.filter((c) => c.kind === 'file' && want.has(resolve(c.file)));
   const planned: PlannedFile[] = (await planChanges(changes)).filter((f) => !f.error && f.changed);
   const missing = [...want].filter((f) => !changes.some((c) => resolve(c.file) === f)).map((f) => `${f}: the ${host} module no longer plans this file`);

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 
-export interface RunSpec {
+interface RunSpec {
   argv?: readonly string[];
   shell?: string;
   input?: string;
@@ -13,7 +13,7 @@ export interface RunSpec {
   timeoutMs: number;
 }
 
-export interface RunResult {
+interface RunResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

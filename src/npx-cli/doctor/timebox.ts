@@ -1,6 +1,6 @@
 /** Time boxes and memoization: every check has a deadline, and shared facts are computed once. */
 
-export class TimedOut extends Error {}
+class TimedOut extends Error {}
 
 /** Resolves like `p`, or rejects with TimedOut after `ms` (the work itself is not cancelled). */
 export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

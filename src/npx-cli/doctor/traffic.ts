@@ -15,9 +15,9 @@ import type { Check } from './types.js';
 import { HOST_FACTS } from '../../hosts/registry.js';
 
 /** Fewer recent sessions than this prove nothing either way. */
-export const MIN_SESSIONS = 3;
+const MIN_SESSIONS = 3;
 /** Sessions with prompts but no tool result at all: a handful of chats is plausible, this many is not. */
-export const MIN_SESSIONS_FOR_TOOLS = 5;
+const MIN_SESSIONS_FOR_TOOLS = 5;
 /** A session younger than this may simply still be running. */
 export const OPEN_SESSION_GRACE_MS = 6 * 3600_000;
 
@@ -35,7 +35,7 @@ function when(at: string | null, now: number): string {
   return at ? `${age(now - Date.parse(at))} ago` : 'never';
 }
 
-export function evidenceLine(label: string, t: HostTraffic, now: number): string {
+function evidenceLine(label: string, t: HostTraffic, now: number): string {
   const r = t.recent;
   const end = t.lastSessionEndAt ? when(t.lastSessionEndAt, now) : t.lastTurnEndAt ? `${when(t.lastTurnEndAt, now)} (a turn end)` : 'never';
   return `${label}, real sessions: last prompt ${when(t.lastPromptAt, now)}, tool result ${when(t.lastToolResultAt, now)}, session end ${end}; `

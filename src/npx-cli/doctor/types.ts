@@ -45,4 +45,4 @@ export interface DoctorOptions {
   probeTimeoutMs?: number;
 }
 
-export const check = (c: Check): Check => c;
+const check = (c: Check): Check => c;

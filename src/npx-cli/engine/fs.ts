@@ -113,7 +113,7 @@ export function removeEmptyDirs(dirs: readonly string[]): void {
 }
 
 /** Backup name: readable tail of the path, a hash of the full path, and a hash of the content. */
-export function backupName(path: string, text: string): string {
+function backupName(path: string, text: string): string {
   const tail = path.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+/, '').slice(-80);
   return `${tail}.${sha256(path).slice(0, 8)}.${sha256(text).slice(0, 12)}.bak`;
 }

@@ -13,7 +13,7 @@ import { applyEdits, type Edit } from './text.js';
 import type { ChangeRecord, JsonArrayUpsertChange, KeyPath } from './types.js';
 
 /** Where our items sit in an entry. Older manifests do not say; their Claude-layout groups keep them in `hooks`. */
-export function innerOf(c: Pick<JsonArrayUpsertChange, 'inner' | 'entry'>): KeyPath | undefined {
+function innerOf(c: Pick<JsonArrayUpsertChange, 'inner' | 'entry'>): KeyPath | undefined {
   if (c.inner) return c.inner;
   return isPlainObject(c.entry) && Array.isArray(c.entry.hooks) ? ['hooks'] : undefined;
 }

@@ -9,7 +9,7 @@ import type { ChangeRecord, Manifest, ManifestFile, PlannedRecord, StoredChange,
 
 export const MANIFEST_SCHEMA_VERSION = 1;
 
-export function emptyManifest(): Manifest {
+function emptyManifest(): Manifest {
   return { schemaVersion: 1, hosts: {} };
 }
 

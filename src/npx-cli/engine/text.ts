@@ -50,7 +50,7 @@ export function lineIndent(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(s))![0];
 }
 
-export function isBlank(s: string): boolean {
+function isBlank(s: string): boolean {
   return s.trim() === '';
 }
 

@@ -27,7 +27,7 @@ export interface Kv {
   valueEnd: number;
 }
 
-export interface Block {
+interface Block {
   kind: 'table' | 'array';
   key: string[];
   /** Start of the header line. */

@@ -25,9 +25,9 @@ export function checkTablePath(doc: TomlDoc, path: KeyPath, file: string, upTo =
 }
 
 /** A key/value whose full path is `target`: a line in a table, or an item inside an inline table. */
-export type Found = { kv: Kv; inline?: { items: Kv[]; index: number; table: { start: number; end: number } } };
+type Found = { kv: Kv; inline?: { items: Kv[]; index: number; table: { start: number; end: number } } };
 
-export function inlineItems(doc: TomlDoc, kv: Kv): Kv[] {
+function inlineItems(doc: TomlDoc, kv: Kv): Kv[] {
   return (kv.value.items ?? []).map((i) => i.item!).filter((n) => n?.type === 'KeyValue').map((n) => ({
     key: n.key?.value ?? [],
     start: doc.offset(n.loc.start),
@@ -39,7 +39,7 @@ export function inlineItems(doc: TomlDoc, kv: Kv): Kv[] {
 }
 
 /** Key/value lines with the table they sit in: the root, then every `[table]` (array entries are not addressable). */
-export function contexts(doc: TomlDoc): Array<[string[], Kv[]]> {
+function contexts(doc: TomlDoc): Array<[string[], Kv[]]> {
   return [[[], doc.rootKvs], ...doc.blocks.filter((b) => b.kind === 'table').map((b): [string[], Kv[]] => [b.key, b.kvs])];
 }
 
@@ -64,7 +64,7 @@ export function findKey(doc: TomlDoc, target: KeyPath): Found | undefined {
   return undefined;
 }
 
-export interface Planned { edits: Edit[]; created: string[][]; containerRaw?: string }
+interface Planned { edits: Edit[]; created: string[][]; containerRaw?: string }
 
 /** Adds `key = value` to table `table` wherever that table is defined. */
 export function insertKey(doc: TomlDoc, table: KeyPath, key: string, value: TomlData, eol: Eol): Planned {
@@ -100,7 +100,7 @@ export function newBlock(doc: TomlDoc, path: KeyPath, lines: string[], eol: Eol,
   return insertLinesEdit(doc.body, anchor, anchor === null ? block : ['', ...block], eol);
 }
 
-export function lastEntryEnd(doc: TomlDoc, path: KeyPath): number | null {
+function lastEntryEnd(doc: TomlDoc, path: KeyPath): number | null {
   for (let i = doc.blocks.length - 1; i >= 0; i--) {
     if (doc.blocks[i].kind === 'array' && samePath(doc.blocks[i].key, path)) return spanEnd(doc, i);
   }

@@ -3,7 +3,7 @@ import type { KeyPath, TomlData } from './types.js';
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
 
-export function tomlString(s: string): string {
+function tomlString(s: string): string {
   return `"${s.replace(/[\\"\u0000-\u001f\u007f]/g, (ch) => ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
 

@@ -69,7 +69,7 @@ export interface HostPlan {
   notes: string[];
 }
 
-export type CheckStatus = 'ok' | 'warn' | 'fail';
+type CheckStatus = 'ok' | 'warn' | 'fail';
 
 export interface HostCheck {
   id: string; // stable, e.g. `codex.hooks-feature`
@@ -116,7 +116,7 @@ export interface HookTrust {
 }
 
 /** The parts of a host's install result an after-apply step reads and adds to. */
-export interface StepResult {
+interface StepResult {
   capture: CaptureWriter | null;
   trust?: HookTrust;
   captureDetail: string[];

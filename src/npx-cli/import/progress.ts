@@ -12,7 +12,7 @@ const TTY_EVERY_MS = 100;
 export const mb = (bytes: number): string =>
   bytes < 1e6 ? `${Math.ceil(bytes / 1e3)} kB` : bytes < 1e9 ? `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB` : `${(bytes / 1e9).toFixed(2)} GB`;
 
-export interface ProgressView {
+interface ProgressView {
   update(p: ImportProgress): void;
   /** Ends the bar's line (TTY) or prints the last state (plain). */
   done(): void;

@@ -8,7 +8,7 @@ import { runtimeLayout } from '../../shared/runtime-layout.js';
 import type { Detection, InstallContext } from '../hosts/types.js';
 
 /** The folder holding claude-mem's package.json: found from this file, in dist/ (bundled) or src/ (tests). */
-export function packageRoot(): string {
+function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = join(dir, 'package.json');

@@ -9,7 +9,7 @@ import type { HostModule, HostPlan, KillSwitch } from '../hosts/types.js';
 import { baseContext, hostContext, type BaseContext } from './context.js';
 import { detectAll, type Detected } from './detect.js';
 import { installedHosts } from './meta.js';
-import { loadHostModules } from './modules.js';
+import { loadHostModules } from '../hosts/modules.js';
 import { planWriters } from './writer-planner.js';
 import type { WriterDecision } from './types.js';
 

@@ -114,7 +114,7 @@ function pidAlive(pid: number): boolean {
 }
 
 /** The shell shim people run: the node install used, or any node on PATH when that one is gone. */
-export function shimText(nodePath: string, launcher: string): string {
+function shimText(nodePath: string, launcher: string): string {
   return [
     '#!/bin/sh',
     '# claude-mem, installed by `claude-mem install` (see docs/install.md). It starts the launcher below.',
@@ -179,7 +179,7 @@ export function currentRuntime(layout: RuntimeLayout): string | undefined {
 
 export const runtimeWorkerEntry = (dir: string) => join(dir, 'dist', 'worker.mjs');
 
-export interface MissedSummary {
+interface MissedSummary {
   count: number;
   first: string;
   last: string;
@@ -209,6 +209,6 @@ export function readMissed(layout: RuntimeLayout): MissedSummary | undefined {
 }
 
 /** Once an install has put the program back (and said so), the record of what was missed is done. */
-export function clearMissed(layout: RuntimeLayout): void {
+function clearMissed(layout: RuntimeLayout): void {
   rmSync(layout.missed, { force: true });
 }

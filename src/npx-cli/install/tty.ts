@@ -2,7 +2,7 @@
 import type { Env } from '../../shared/paths.js';
 
 /** CI is set by every CI service; "false"/"0" (set by some setups to opt out) count as unset. */
-export function inCi(env: Env): boolean {
+function inCi(env: Env): boolean {
   const v = env.CI?.trim().toLowerCase();
   return !!v && v !== 'false' && v !== '0';
 }

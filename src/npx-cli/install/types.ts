@@ -5,10 +5,10 @@ import type { CaptureWriter, Detection, HookTrust, RecallPath } from '../hosts/t
 export type { WriterDecision } from '../hosts/types.js';
 
 /** `off`: installed, but the host's own hook switch, which the user turned off, keeps capture off. */
-export type HostStatus = 'ok' | 'off' | 'skipped' | 'failed';
+type HostStatus = 'ok' | 'off' | 'skipped' | 'failed';
 
 /** `rolled-back`: written, then put back as it was because another file of the host failed; `not-written`: left as it was. */
-export type FileAction = 'created' | 'modified' | 'unchanged' | 'restored' | 'removed' | 'rolled-back' | 'not-written';
+type FileAction = 'created' | 'modified' | 'unchanged' | 'restored' | 'removed' | 'rolled-back' | 'not-written';
 
 export interface FileResult {
   path: string;

@@ -23,7 +23,7 @@ export interface PlannerInput extends WriterRun {
   modules: ReadonlyMap<HostId, Pick<HostModule, 'settleWriters'>>;
 }
 
-export interface PlannerOutput {
+interface PlannerOutput {
   decisions: Map<HostId, WriterDecision>;
   changes: Map<HostId, Change[]>;
 }

@@ -8,6 +8,7 @@
  */
 import { isValidCwd, isValidSessionId, type CaptureEvent } from '../../shared/capture-event.js';
 import { normalizeToolName } from '../../shared/tool-names.js';
+import { str } from '../../shared/values.js';
 import { isOwnRecallCall } from '../shared/api.js';
 // OpenClaw's agent runtime keeps Pi-style messages: the same reader finds the final answer.
 import { lastAssistantText } from '../pi-base/events.js';
@@ -22,13 +23,9 @@ export interface HookCtx {
   toolCallId?: unknown;
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-
-/** OpenClaw's tool ids the shared vocabulary does not know. */
-const TOOLS: Record<string, string> = { exec: 'Bash', process: 'Bash' };
-
+/** The shared vocabulary, with OpenClaw's own tool ids (its facts). */
 export function toolName(raw: string): string {
-  return TOOLS[raw.toLowerCase()] ?? normalizeToolName('openclaw', raw);
+  return normalizeToolName('openclaw', raw);
 }
 
 /** Where a session works: remembered from the hooks that carry `workspaceDir` (tool hooks do not). */

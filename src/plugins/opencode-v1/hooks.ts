@@ -23,7 +23,7 @@ import { Sessions } from './sessions.js';
 import { fixDefinition, recallTools, type V1ToolContext, type V1ToolDefinition } from './tools.js';
 
 /** How long a capturing handler waits for its delivery before letting the host go on. */
-export const CAPTURE_WAIT_MS = 300;
+const CAPTURE_WAIT_MS = 300;
 /** Bound on handlers that only record state. */
 const QUICK_MS = 200;
 
@@ -36,7 +36,7 @@ export interface V1PluginInput {
 
 type Obj = Record<string, any>;
 
-export interface V1Hooks {
+interface V1Hooks {
   config(cfg: Obj): Promise<void>;
   event(arg: { event?: { type?: string; properties?: Obj } }): Promise<void>;
   'chat.message'(input: Obj, output: Obj): Promise<void>;

@@ -6,6 +6,7 @@
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import { isValidSessionId } from '../../shared/capture-event.js';
 import { normalizeToolName } from '../../shared/tool-names.js';
+import { str } from '../../shared/values.js';
 import { baseEvent, type EventBase } from '../shared/events.js';
 import { isOwnRecallTool } from '../shared/recall-specs.js';
 
@@ -33,7 +34,6 @@ export function toolName(raw: string, mcpServers: ReadonlySet<string> = new Set(
 
 const record = (v: unknown): Record<string, unknown> | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
 /** A usable session reference, or undefined when OpenCode gave no valid id. */
 export function ref(sessionId: unknown, cwd: string, parentSessionId?: string): EventBase | undefined {

@@ -7,7 +7,7 @@
 import type { EventBase } from '../shared/events.js';
 import { ref } from './map.js';
 
-export interface SessionState {
+interface SessionState {
   id: string;
   cwd: string;
   parentId?: string;

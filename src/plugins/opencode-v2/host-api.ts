@@ -15,11 +15,11 @@
  * `data`, the shell tool's id `shell`, and a directory plugin resolving to its `index.js`.
  */
 
-export interface Registration {
+interface Registration {
   dispose?: () => Promise<void>;
 }
 
-export type HookFn<E> = (event: E) => Promise<void> | void;
+type HookFn<E> = (event: E) => Promise<void> | void;
 
 /** `ctx.tool.hook("execute.before" | "execute.after", fn)`. */
 export interface ToolCallEvent {
@@ -36,7 +36,7 @@ export interface ToolCallEvent {
 }
 
 /** `ctx.tool.transform(editor => editor.add(tool))`: input may be plain JSON Schema. */
-export interface ToolInfoLike {
+interface ToolInfoLike {
   name: string;
   description: string;
   input: Record<string, unknown>;
@@ -60,11 +60,6 @@ export interface SessionContextEvent {
   agent?: string;
   model?: { id?: string; providerID?: string };
   system: Array<{ type: 'text'; text: string } | { type: string; text?: string }>;
-}
-
-/** `ctx.session.hook("compaction")`. */
-export interface SessionCompactionEvent {
-  sessionID: string;
 }
 
 /** One event of `ctx.event.subscribe()`: `{ id, type, data, location? }`. */

@@ -21,14 +21,14 @@ import * as map from '../opencode-v1/map.js';
 import { Sessions } from '../opencode-v1/sessions.js';
 import type { BusEvent, PluginContextLike, SessionContextEvent, SessionPromptEvent, ToolCallEvent, ToolEditorLike } from './host-api.js';
 
-export const CAPTURE_WAIT_MS = 300;
+const CAPTURE_WAIT_MS = 300;
 const MAX_TEXT = 64 * 1024;
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** V2's tool result → the `{output, metadata}` shape the observer reads (exit code kept). */
-export function v2Response(e: ToolCallEvent): { response: unknown; failed: boolean } {
+function v2Response(e: ToolCallEvent): { response: unknown; failed: boolean } {
   if (e.status === 'error') {
     const err = e.error as { message?: unknown } | undefined;
     return { response: { error: typeof err?.message === 'string' ? err.message : String(e.error ?? 'error') }, failed: true };

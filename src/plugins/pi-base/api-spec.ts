@@ -4,8 +4,10 @@
  * was run end to end (or checked against the host's published types); elsewhere the extension
  * keeps its recall part and says why capture is off.
  */
+import type { HostId } from '../../shared/hosts.js';
+
 export interface HostApiSpec {
-  host: 'pi' | 'omp';
+  host: HostId;
   label: string;
   /** npm package names of the host CLI (the running host is identified by its package.json). */
   packages: readonly string[];

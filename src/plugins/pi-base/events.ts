@@ -11,6 +11,7 @@
 import { isValidCwd, isValidSessionId, SESSION_ID_RE, type CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
 import { normalizeToolName } from '../../shared/tool-names.js';
+import { str } from '../../shared/values.js';
 import { isOwnRecallCall } from '../shared/api.js';
 import type { ExtensionContextLike } from './host-api.js';
 
@@ -24,16 +25,6 @@ export interface SessionRef {
 
 /** Our own recall tools (native, through MCP, or as an OMP `xd://` device): calling them is not work worth remembering. */
 export const isRecallCall = isOwnRecallCall;
-
-/** Host tool names the shared vocabulary does not know. */
-const HOST_TOOLS: Partial<Record<HostId, Record<string, string>>> = {
-  pi: { find: 'Glob' },
-  omp: { find: 'Glob', python: 'Bash' },
-};
-
-export function toolName(host: HostId, raw: string): string {
-  return HOST_TOOLS[host]?.[raw.toLowerCase()] ?? normalizeToolName(host, raw);
-}
 
 function call<T>(fn: (() => T) | undefined): T | undefined {
   try {
@@ -69,7 +60,6 @@ function base(host: HostId, kind: CaptureEvent['kind'], s: SessionRef, at: strin
   };
 }
 
-const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 export function sessionStart(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent {
   const reason = str(event.reason);
@@ -77,13 +67,13 @@ export function sessionStart(host: HostId, s: SessionRef, event: Record<string, 
 }
 
 export function sessionEnd(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent {
-  return { ...base(host, 'session_end', s, at), reason: str(event.reason) ?? 'shutdown' };
+  return { ...base(host, 'session_end', s, at), reason: typeof event.reason === 'string' ? event.reason : 'shutdown' };
 }
 
 /** `before_agent_start.prompt`: the submitted text after template expansion, as the model gets it. */
 export function prompt(host: HostId, s: SessionRef, event: Record<string, unknown>, at: string): CaptureEvent | undefined {
   const text = str(event.prompt);
-  if (text === undefined || text.trim() === '') return undefined;
+  if (!text?.trim()) return undefined;
   return { ...base(host, 'prompt', s, at), prompt: text };
 }
 
@@ -92,7 +82,7 @@ export function toolUse(host: HostId, s: SessionRef, event: Record<string, unkno
   const id = str(event.toolCallId);
   const raw = str(event.toolName);
   if (!id || !raw || isRecallCall(raw, event.args ?? event.input)) return undefined;
-  return { ...base(host, 'tool_use', s, at), toolUseId: id, toolName: toolName(host, raw), rawToolName: raw, toolInput: event.args ?? event.input };
+  return { ...base(host, 'tool_use', s, at), toolUseId: id, toolName: normalizeToolName(host, raw), rawToolName: raw, toolInput: event.args ?? event.input };
 }
 
 /** `tool_result {toolCallId, toolName, input, content, details, isError}` → the finished call. */
@@ -104,7 +94,7 @@ export function toolResult(host: HostId, s: SessionRef, event: Record<string, un
   if (event.details !== undefined) response.details = event.details;
   return {
     ...base(host, 'tool_result', s, at),
-    toolUseId: id, toolName: toolName(host, raw), rawToolName: raw,
+    toolUseId: id, toolName: normalizeToolName(host, raw), rawToolName: raw,
     ...(event.input !== undefined && { toolInput: event.input }),
     toolResponse: response,
     ...(event.isError === true && { toolFailed: true }),

@@ -21,7 +21,7 @@ import * as map from './events.js';
 import type { ExtensionApiLike, ExtensionContextLike } from './host-api.js';
 import { runningHostPackage, type HostPackage } from './host-package.js';
 
-export interface ExtensionProfile {
+interface ExtensionProfile {
   spec: HostApiSpec;
   /** Pi has no MCP: the extension registers the memory tools itself. */
   nativeTools: boolean;
@@ -34,7 +34,7 @@ const TOOL_WAIT_MS = 15_000;
 
 type Ev = Record<string, unknown>;
 
-export interface ApiDecision {
+interface ApiDecision {
   capture: boolean;
   /** Loaded by the other host of the family: that host's own claude-mem extension serves it. */
   inert?: boolean;
@@ -42,7 +42,7 @@ export interface ApiDecision {
   why: string;
 }
 
-export function decideApi(spec: HostApiSpec, env: NodeJS.ProcessEnv = process.env): ApiDecision {
+function decideApi(spec: HostApiSpec, env: NodeJS.ProcessEnv = process.env): ApiDecision {
   const found = runningHostPackage(env);
   if (env.CLAUDE_MEM_TRUST_HOST_API === '1') return { capture: true, found, why: 'CLAUDE_MEM_TRUST_HOST_API=1' };
   if (!found) return { capture: false, why: `could not identify the running ${spec.label} release` };
@@ -52,7 +52,7 @@ export function decideApi(spec: HostApiSpec, env: NodeJS.ProcessEnv = process.en
 }
 
 /** Appends memory context to the system prompt in the host's shape (Pi: string, OMP: string[]). */
-export function withContext(systemPrompt: unknown, context: string): string | string[] | undefined {
+function withContext(systemPrompt: unknown, context: string): string | string[] | undefined {
   if (!context.trim()) return undefined;
   if (typeof systemPrompt === 'string') return `${systemPrompt}\n\n${context}`;
   if (Array.isArray(systemPrompt) && systemPrompt.every((p) => typeof p === 'string')) return [...systemPrompt, context];

@@ -5,7 +5,7 @@
  */
 
 /** `ctx.sessionManager`: read-only session state (ids, file, cwd). */
-export interface SessionManagerLike {
+interface SessionManagerLike {
   getSessionId?(): string;
   getSessionFile?(): string | undefined;
   getCwd?(): string;
@@ -20,14 +20,14 @@ export interface ExtensionContextLike {
   agent?: { kind?: 'main' | 'sub'; id?: string; parentId?: string };
 }
 
-export type Handler = (event: Record<string, unknown>, ctx: ExtensionContextLike) => unknown;
+type Handler = (event: Record<string, unknown>, ctx: ExtensionContextLike) => unknown;
 
-export interface ToolResultLike {
+interface ToolResultLike {
   content: { type: 'text'; text: string }[];
   details?: unknown;
 }
 
-export interface ToolDefinitionLike {
+interface ToolDefinitionLike {
   name: string;
   label: string;
   description: string;

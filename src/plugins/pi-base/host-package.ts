@@ -13,7 +13,7 @@ export interface HostPackage {
 }
 
 /** Every CLI of the Pi family this extension may find itself in. */
-export const PI_FAMILY_PACKAGES = ['@mariozechner/pi-coding-agent', '@oh-my-pi/pi-coding-agent'] as const;
+const PI_FAMILY_PACKAGES = ['@mariozechner/pi-coding-agent', '@oh-my-pi/pi-coding-agent'] as const;
 
 function packageAt(dir: string, names: readonly string[]): HostPackage | undefined {
   try {

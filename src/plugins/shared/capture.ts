@@ -18,9 +18,9 @@ import { recordLoss } from '../../shared/losses.js';
 import { writeSpool } from '../../shared/spool.js';
 
 /** Per request to the worker while capturing: a local worker answers in milliseconds. */
-export const CAPTURE_REQUEST_MS = 1_000;
+const CAPTURE_REQUEST_MS = 1_000;
 
-export interface Capturer {
+interface Capturer {
   /** Queues events (undefined/null entries are skipped); resolves once they are delivered, spooled or dropped. Never rejects. */
   capture(events: ReadonlyArray<CaptureEvent | undefined | null>): Promise<void>;
   /** Waits for queued deliveries, at most `timeoutMs`. */

@@ -9,12 +9,13 @@
 import type { HookLog } from '../../hook/debug-log.js';
 import { errorText } from '../../hook/debug-log.js';
 import type { WorkerLink } from '../../hook/link.js';
+import { contextPath, contextTextOf } from '../../shared/worker-api.js';
 import { workerRequest } from '../../shared/worker-client.js';
 
 /** How long a background fetch may take in all (starting a worker included). */
-export const FETCH_LIMIT_MS = 8_000;
+const FETCH_LIMIT_MS = 8_000;
 /** After a failure, the next attempt waits this long. */
-export const RETRY_MS = 5_000;
+const RETRY_MS = 5_000;
 
 export interface ContextKey {
   cwd: string;
@@ -22,7 +23,7 @@ export interface ContextKey {
   sessionId?: string;
 }
 
-export interface ContextCache {
+interface ContextCache {
   /** The context text ('' when there is none or it did not come within the budget). Never rejects. */
   get(key: ContextKey, budgetMs: number): Promise<string>;
   /** Starts fetching without waiting (e.g. when a session is created). */
@@ -50,16 +51,14 @@ export function createContextCache(host: string, link: WorkerLink, log: HookLog)
       let endpoint = link.endpoint();
       if (!endpoint) endpoint = await link.start(FETCH_LIMIT_MS / 2);
       if (!endpoint) return undefined;
-      const q = new URLSearchParams({ cwd: k.cwd, host });
-      if (k.sessionId) q.set('session', k.sessionId);
-      const res = await workerRequest<{ text?: unknown }>({
-        port: endpoint.port, auth: endpoint.auth, path: `/api/context?${q}`, timeoutMs: Math.max(50, deadline - Date.now()),
+      const res = await workerRequest({
+        port: endpoint.port, auth: endpoint.auth, path: contextPath({ cwd: k.cwd, host, session: k.sessionId }), timeoutMs: Math.max(50, deadline - Date.now()),
       });
       if (res.status < 200 || res.status >= 300) {
         log.detail(`context: worker answered ${res.status}`);
         return undefined;
       }
-      return typeof res.body?.text === 'string' ? res.body.text : '';
+      return contextTextOf(res.body);
     } catch (err) {
       // An answer without the worker's proof is never injected into the conversation.
       if ((err as { code?: unknown }).code === 'unproven_answer') link.markDown();

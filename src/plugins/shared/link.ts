@@ -15,9 +15,9 @@ import { checkHealth, pidAlive, startErrorPath } from '../../shared/worker-start
 import type { InstallConfig } from './config.js';
 
 /** A refused connection is trusted this long before worker.json is read again. */
-export const DOWN_MS = 2_000;
+const DOWN_MS = 2_000;
 /** At most one start attempt per interval (and none right after a recorded start failure). */
-export const START_EVERY_MS = 10_000;
+const START_EVERY_MS = 10_000;
 const POLL_MS = 50;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -10,7 +10,7 @@ export type RecallToolName = 'mem_search' | 'mem_timeline' | 'mem_get_observatio
 
 export const RECALL_TOOL_NAMES: readonly RecallToolName[] = ['mem_search', 'mem_timeline', 'mem_get_observations', 'mem_save', 'mem_context'];
 
-export type JsonSchema = Record<string, unknown>;
+type JsonSchema = Record<string, unknown>;
 
 export interface RecallToolSpec {
   name: RecallToolName;

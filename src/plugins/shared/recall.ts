@@ -13,15 +13,18 @@ import {
   contextText, observationsText, observationText, searchText, timelineText, toObservation, toSearchResults, toTimelineItem,
 } from '../../mcp/format.js';
 import type { HostId } from '../../shared/hosts.js';
-import { workerError, workerRequest } from '../../shared/worker-client.js';
+import {
+  contextPath, errorMessage, isRejection, ROUTES, searchPath, timelinePath, unprovenText,
+  type ContextAnswer, type ObservationsAnswer, type SavedMemoryAnswer, type TimelineAnswer,
+} from '../../shared/worker-api.js';
+import { workerRequest } from '../../shared/worker-client.js';
 import { projectFor } from '../../worker/project.js';
-import { searchParams } from '../../shared/search-params.js';
-import type { ContextResult, Observation, SearchAnswer, SearchQuery, TimelineItem } from '../../store/types.js';
+import type { SearchAnswer, SearchQuery } from '../../store/types.js';
 import { isRecallToolName, SEARCH_TYPES } from './recall-specs.js';
 
 /** How long a tool call waits for a worker it had to start. */
-export const RECALL_START_WAIT_MS = 4_000;
-export const RECALL_REQUEST_MS = 5_000;
+const RECALL_START_WAIT_MS = 4_000;
+const RECALL_REQUEST_MS = 5_000;
 
 export interface RecallCallContext {
   /** The directory the agent works in. */
@@ -30,7 +33,7 @@ export interface RecallCallContext {
   sessionId?: string;
 }
 
-export type RecallRunner = (name: string, args: unknown, ctx: RecallCallContext) => Promise<string>;
+type RecallRunner = (name: string, args: unknown, ctx: RecallCallContext) => Promise<string>;
 
 type Args = Record<string, unknown>;
 
@@ -66,13 +69,6 @@ function idList(a: Args): number[] {
   return [...new Set(ids as number[])];
 }
 
-function query(params: Record<string, string | number | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
-
 class WorkerDown extends Error {}
 
 type WorkerCall = <T>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T>;
@@ -95,11 +91,11 @@ function workerCaller(link: WorkerLink): WorkerCall {
       throw new WorkerDown((err as Error).message);
     }
     // An unproven answer (a stale port, a changed token) is not the worker's to relay.
-    if (!res.verified) throw new WorkerDown(`127.0.0.1:${ep.port} answered HTTP ${res.status} without the worker's proof`);
+    if (!res.verified) throw new WorkerDown(unprovenText(ep.port, res.status));
     if (res.status >= 200 && res.status < 300) return res.body;
-    const e = workerError(res.body);
-    if (res.status === 400 || res.status === 413 || res.status === 422) throw new ToolInputError(e?.message ?? `HTTP ${res.status}`);
-    throw new WorkerDown(`the worker answered ${res.status}${e ? `: ${e.message}` : ''}`);
+    const message = errorMessage(res.body);
+    if (isRejection(res.status)) throw new ToolInputError(message || `HTTP ${res.status}`);
+    throw new WorkerDown(`the worker answered ${res.status}${message ? `: ${message}` : ''}`);
   };
 }
 
@@ -110,12 +106,12 @@ async function memSearch(host: HostId, call: WorkerCall, a: Args, c: RecallCallC
   const type = optStr(a, 'type');
   if (type && !(SEARCH_TYPES as readonly string[]).includes(type)) throw new ToolInputError(`"type" must be one of: ${SEARCH_TYPES.join(', ')}.`);
   const offset = optInt(a, 'offset', 0, 10_000) ?? 0;
-  const body = await call<SearchAnswer>('GET', `/api/search${query(searchParams({
+  const body = await call<SearchAnswer>('GET', searchPath({
     query: q, project, widen: !asked || CURRENT_PROJECT.includes(asked.toLowerCase()), host: resolveHostArg(optStr(a, 'host')),
     type: type as SearchQuery['type'], since: resolveTimeArg('since', optStr(a, 'since')), until: resolveTimeArg('until', optStr(a, 'until')),
     file: optStr(a, 'file'), hostSessionId: c.sessionId, sessionHost: c.sessionId ? host : undefined,
     limit: optInt(a, 'limit', 1, 50) ?? 8, offset,
-  }))}`);
+  }));
   const { results, widened } = toSearchResults(body);
   return searchText(results, q, project, offset, widened);
 }
@@ -126,17 +122,17 @@ async function memTimeline(call: WorkerCall, a: Args, c: RecallCallContext): Pro
   // An anchor or session already pins the place; a default project would only hide items.
   const project = (anchor !== undefined || session) && !optStr(a, 'project') ? undefined
     : resolveProjectArg(optStr(a, 'project'), () => projectFor(c.cwd), 'current');
-  const body = await call<{ items?: TimelineItem[] }>('GET', `/api/timeline${query({
-    anchor, session, host: resolveHostArg(optStr(a, 'host')), project,
+  const body = await call<TimelineAnswer>('GET', timelinePath({
+    anchorId: anchor, hostSessionId: session, host: resolveHostArg(optStr(a, 'host')), project,
     before: optInt(a, 'before', 0, 50) ?? 5, after: optInt(a, 'after', 0, 50) ?? 5,
-  })}`);
+  }));
   const scope = session ? `session ${session}` : project ? `project ${project}` : 'all projects';
   return timelineText((body?.items ?? []).map(toTimelineItem), anchor, scope);
 }
 
 async function memGetObservations(call: WorkerCall, a: Args): Promise<string> {
   const ids = idList(a);
-  const body = await call<{ observations?: Observation[] }>('POST', '/api/observations/batch', { ids });
+  const body = await call<ObservationsAnswer>('POST', ROUTES.observations, { ids });
   const byId = new Map((body?.observations ?? []).map((o) => [Number(o.id), toObservation(o)]));
   return observationsText(ids.flatMap((id) => byId.get(id) ?? []), ids.filter((id) => !byId.has(id)));
 }
@@ -147,7 +143,7 @@ async function memSave(host: HostId, call: WorkerCall, a: Args, c: RecallCallCon
   const project = resolveProjectArg(optStr(a, 'project'), () => projectFor(c.cwd), 'current');
   if (!project) throw new ToolInputError('mem_save needs one project; "*" is not allowed here.');
   const files = strList(a, 'files')?.map((f) => (isAbsolute(f) ? f : resolve(c.cwd, f)));
-  const body = await call<{ observation?: Observation }>('POST', '/api/memory', {
+  const body = await call<SavedMemoryAnswer>('POST', ROUTES.memory, {
     text, title: optStr(a, 'title')?.trim() || undefined, project, cwd: c.cwd, host,
     ...(c.sessionId && { hostSessionId: c.sessionId }), concepts: strList(a, 'concepts'), files,
   });
@@ -161,7 +157,7 @@ async function memContext(call: WorkerCall, a: Args, c: RecallCallContext): Prom
   if (!isAbsolute(cwd)) throw new ToolInputError(`"cwd" must be an absolute path; got "${cwd}".`);
   const project = resolveProjectArg(optStr(a, 'project'), () => projectFor(cwd), 'current');
   if (!project) throw new ToolInputError('mem_context works on one project; "*" is not allowed here.');
-  const body = await call<ContextResult>('GET', `/api/context${query({ project, cwd, maxTokens: optInt(a, 'maxTokens', 100, 20_000) ?? 1500 })}`);
+  const body = await call<ContextAnswer>('GET', contextPath({ project, cwd, maxTokens: optInt(a, 'maxTokens', 100, 20_000) ?? 1500 }));
   return contextText({ project: body?.project || project, text: typeof body?.text === 'string' ? body.text : '', observationIds: [], summaryId: null, approxTokens: 0 });
 }
 

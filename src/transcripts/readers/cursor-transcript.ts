@@ -18,7 +18,7 @@ const MAX_LOG_BYTES = 256 * 1024 * 1024;
 const slugOf = (name: string) => name.replace(/[/.]/g, '-');
 
 /** The existing directory whose path slugs to `slug` (a depth-first walk that follows only matching names). */
-export function resolveSlug(slug: string, root = '/'): string | undefined {
+function resolveSlug(slug: string, root = '/'): string | undefined {
   const want = slug.replace(/^-+/, '');
   const walk = (dir: string, rest: string, depth: number): string | undefined => {
     if (rest === '') return dir;

@@ -32,7 +32,7 @@ const runOf = (e: Rec) => {
  * carry; the user message that starts the turn has none. It gets the next runId seen before the
  * next user message.
  */
-export function nameTurns(entries: Array<Rec | string>): void {
+function nameTurns(entries: Array<Rec | string>): void {
   let next: string | undefined;
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];

@@ -27,7 +27,7 @@ function texts(content: unknown): string[] {
 }
 
 /** What the user typed in a user message, or undefined (tool results, reminders only). */
-export function typedText(content: unknown): string | undefined {
+function typedText(content: unknown): string | undefined {
   const parts = texts(content)
     .map((t) => t.replace(/<environment_details>[\s\S]*?<\/environment_details>/g, '').trim())
     .filter((t) => t !== '')

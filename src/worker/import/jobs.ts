@@ -16,7 +16,7 @@ export const WORKER_BATCH_BYTES = 256 * 1024;
 const ABANDONED_AFTER_MS = 15_000;
 const KEEP_FINISHED = 20;
 
-export interface JobRequest { hosts: HostId[]; sinceMs?: number; project?: string }
+interface JobRequest { hosts: HostId[]; sinceMs?: number; project?: string }
 
 export interface JobState {
   job: string;

@@ -19,7 +19,7 @@ export interface PlannedHost {
   verified: boolean;
 }
 
-export interface PlanFilter {
+interface PlanFilter {
   hosts: readonly HostId[];
   /** Only logs written to at or after this time (ms since the epoch). */
   sinceMs?: number;
@@ -47,7 +47,7 @@ export async function planImport(f: PlanFilter): Promise<PlannedHost[]> {
   return f.hosts.filter((h) => byHost.has(h)).map((h) => byHost.get(h)!);
 }
 
-export function within(dir: string, project: string): boolean {
+function within(dir: string, project: string): boolean {
   const rel = relative(project, dir);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
@@ -68,7 +68,7 @@ async function inProject(logs: HistoryLog[], source: HistorySource, project: str
 }
 
 /** The working directory a log's first records give its session (through its schema, storing nothing). */
-export async function peekCwd(path: string, schema: CompiledSchema): Promise<string | undefined> {
+async function peekCwd(path: string, schema: CompiledSchema): Promise<string | undefined> {
   let fh;
   try { fh = await open(path, 'r'); } catch { return undefined; }
   try {

@@ -11,7 +11,7 @@ import { historyCheckpointKey, ingestHistoryLog, type HistoryIngestResult, type 
 import type { PlannedHost } from './plan.js';
 import { letterColdTail } from './tail.js';
 
-export interface HostTotals {
+interface HostTotals {
   host: HostId;
   sessions: number;
   bytes: number;
@@ -50,7 +50,7 @@ export interface ImportSummary {
   via?: 'worker' | 'here';
 }
 
-export interface RunImportArgs {
+interface RunImportArgs {
   store: MemoryStore;
   plan: PlannedHost[];
   signal?: AbortSignal;

@@ -10,7 +10,7 @@ import type { MemoryStore } from '../../store/types.js';
 import { historyCheckpointKey, type HistoryLog } from '../../transcripts/history.js';
 
 /** A log untouched for this long is not being written. */
-export const COLD_AFTER_MS = 10 * 60 * 1000;
+const COLD_AFTER_MS = 10 * 60 * 1000;
 const RAW_BYTES = 64 * 1024;
 
 const tailKey = (log: HistoryLog) => `history-tail:${log.key}`;

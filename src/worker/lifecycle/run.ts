@@ -29,7 +29,7 @@ import { describePid, findPortOwner, looksLikeWorker } from './proc.js';
 import { ensureToken } from './token.js';
 import { clearStartError, removeWorkerInfoIfOurs, writeStartError, writeWorkerInfo } from './worker-file.js';
 
-export interface RunOptions {
+interface RunOptions {
   paths: DataPaths;
   openStore(dbPath: string): MemoryStore;
   /** Called instead of process.exit (tests). */

@@ -28,7 +28,7 @@ export function clearStartError(paths: DataPaths): void {
   removeFile(startErrorPath(paths));
 }
 
-export function removeFile(path: string): boolean {
+function removeFile(path: string): boolean {
   try {
     unlinkSync(path);
     return true;

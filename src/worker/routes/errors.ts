@@ -2,11 +2,11 @@
 import type { z } from 'zod';
 import { storageProblem } from '../../store/errors.js';
 
-export type ErrorCode =
+type ErrorCode =
   | 'bad_json' | 'invalid_body' | 'invalid_query' | 'not_found' | 'method_not_allowed' | 'unauthorized'
   | 'bad_host' | 'body_too_large' | 'store_busy' | 'store_full' | 'store_readonly' | 'store_io' | 'shutting_down' | 'internal' | 'sync_unavailable';
 
-export interface Issue {
+interface Issue {
   path: string;
   message: string;
 }

@@ -1,6 +1,7 @@
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import { isBusyError, parseWith } from './errors.js';
 import { EventsBody } from './schemas.js';
+import { ROUTES } from '../../shared/worker-api.js';
 import type { Route } from './types.js';
 
 /**
@@ -9,7 +10,7 @@ import type { Route } from './types.js';
  */
 export const eventsRoute: Route = {
   method: 'POST',
-  path: '/api/events',
+  path: ROUTES.events,
   auth: true,
   bodyLimit: 'events',
   handle: async ({ body }, ctx) => {

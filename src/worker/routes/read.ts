@@ -1,11 +1,12 @@
 /** Read routes: context, search, timeline, observations by id. */
 import { parseWith } from './errors.js';
 import { ContextQuery, ObservationsBody, SearchQuery, TimelineQuery, queryObject } from './schemas.js';
+import { ROUTES } from '../../shared/worker-api.js';
 import type { Route } from './types.js';
 
 export const contextRoute: Route = {
   method: 'GET',
-  path: '/api/context',
+  path: ROUTES.context,
   auth: true,
   handle: async ({ query }, ctx) => {
     const q = parseWith(ContextQuery, queryObject(query), 'invalid_query');
@@ -25,7 +26,7 @@ export const contextRoute: Route = {
 
 export const searchRoute: Route = {
   method: 'GET',
-  path: '/api/search',
+  path: ROUTES.search,
   auth: true,
   handle: ({ query }, ctx) => {
     const q = parseWith(SearchQuery, queryObject(query), 'invalid_query');
@@ -39,7 +40,7 @@ export const searchRoute: Route = {
 
 export const timelineRoute: Route = {
   method: 'GET',
-  path: '/api/timeline',
+  path: ROUTES.timeline,
   auth: true,
   handle: ({ query }, ctx) => {
     const q = parseWith(TimelineQuery, queryObject(query), 'invalid_query');
@@ -52,7 +53,7 @@ export const timelineRoute: Route = {
 
 export const observationsRoute: Route = {
   method: 'POST',
-  path: '/api/observations/batch',
+  path: ROUTES.observations,
   auth: true,
   handle: ({ body }, ctx) => {
     const { ids } = parseWith(ObservationsBody, body, 'invalid_body');

@@ -31,21 +31,21 @@ export interface RouteContext {
 }
 
 /** Sync as the routes see it (sync/service.ts), when this worker's store can sync. */
-export interface RouteSync {
+interface RouteSync {
   status(): unknown;
   now(): Promise<unknown>;
   beforeContext(): Promise<void>;
   kick(): void;
 }
 
-export interface RouteInput {
+interface RouteInput {
   body: unknown;
   query: URLSearchParams;
   /** The caller proved it holds the token (signed request or bearer token). */
   authenticated: boolean;
 }
 
-export interface Reply {
+interface Reply {
   status?: number;
   body: unknown;
 }

@@ -22,7 +22,7 @@ export interface SyncConfig {
 
 export class SyncConfigError extends Error {}
 
-export function syncFiles(paths: DataPaths): { config: string; secret: string } {
+function syncFiles(paths: DataPaths): { config: string; secret: string } {
   return { config: join(paths.root, 'sync.json'), secret: join(paths.root, 'sync.secret') };
 }
 
@@ -127,7 +127,7 @@ function serviceConfig(name: string, env: Env): pg.ClientConfig {
   throw new SyncConfigError(`no service "${name}" in ${serviceFilePaths(env).join(', ')}`);
 }
 
-export function parseServiceFile(text: string): Record<string, Record<string, string>> {
+function parseServiceFile(text: string): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   let current: Record<string, string> | undefined;
   for (const raw of text.split(/\r?\n/)) {

@@ -11,9 +11,9 @@
  */
 import type pg from 'pg';
 
-export const SCHEMA = 'claude_mem';
+const SCHEMA = 'claude_mem';
 
-export interface RemoteMigration {
+interface RemoteMigration {
   version: number;
   name: string;
   up: string;
@@ -159,7 +159,7 @@ GRANT USAGE ON SEQUENCE claude_mem.pins_seq_seq TO PUBLIC;
 
 export const REMOTE_SCHEMA_VERSION = REMOTE_MIGRATIONS[REMOTE_MIGRATIONS.length - 1].version;
 
-export class RemoteSchemaError extends Error {
+class RemoteSchemaError extends Error {
   constructor(readonly code: 'remote_newer_schema' | 'remote_not_migrated', message: string) {
     super(message);
   }

@@ -8,7 +8,7 @@ import type { ReplicaEvent } from '../../store/types.js';
 import { migrateRemote, remoteVersion } from './remote-schema.js';
 
 /** Where the pull stopped: the last row taken, in (transaction id, sequence) order. */
-export interface PullCursor {
+interface PullCursor {
   txid: string;
   seq: string;
 }
@@ -24,7 +24,7 @@ export function parseCursor(text: string | undefined): PullCursor {
   return m ? { txid: m[1], seq: m[2] } : START_CURSOR;
 }
 
-export interface PullPage {
+interface PullPage {
   events: ReplicaEvent[];
   devices: SyncDevice[];
   cursor: PullCursor;
@@ -32,7 +32,7 @@ export interface PullPage {
   done: boolean;
 }
 
-export interface PushResult {
+interface PushResult {
   sent: number;
   /** New on the server (the others were there already). */
   stored: number;

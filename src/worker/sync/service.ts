@@ -25,7 +25,7 @@ export interface CycleResult {
   pull: PullTotals;
 }
 
-export interface SyncServiceOptions {
+interface SyncServiceOptions {
   paths: DataPaths;
   store: SyncStore;
   logger: Logger;

@@ -13,7 +13,7 @@ import { StoreError } from '../../store/errors.js';
 import type { ViewerReads } from '../../store/viewer-reads.js';
 import { captureHealth } from './health.js';
 
-export type ApiGet = (q: URLSearchParams, ctx: RouteContext, dataDir: string) => unknown;
+type ApiGet = (q: URLSearchParams, ctx: RouteContext, dataDir: string) => unknown;
 
 export function readsOf(ctx: RouteContext): ViewerReads {
   const reads = ctx.store.viewer?.();

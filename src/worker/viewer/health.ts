@@ -13,7 +13,7 @@ import { say } from './say.js';
 import type { HostTraffic } from '../../store/traffic.js';
 import type { MemoryStore } from '../../store/types.js';
 
-export interface HostHealth {
+interface HostHealth {
   host: HostId;
   label: string;
   installed: boolean;
@@ -37,7 +37,7 @@ export interface CaptureHealth {
   at: string;
 }
 
-export interface HealthInputs {
+interface HealthInputs {
   store: MemoryStore;
   dataDir: string;
   spoolDepth(): { files: number; bytes: number };

@@ -20,7 +20,7 @@ import { API_POSTS, readJsonBody } from './writes.js';
 /** Every host's id and label, for the page's badges and host filter. */
 const HOSTS_ESCAPED = escapeHtml(JSON.stringify(HOST_IDS.map((id) => [id, HOST_LABELS[id]])));
 
-export interface ViewerOptions {
+interface ViewerOptions {
   ctx: RouteContext;
   token: string;
   instanceId: string;

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-export const CSP = [
+const CSP = [
   "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data:",
   "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join('; ');

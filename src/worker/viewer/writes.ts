@@ -8,7 +8,7 @@ import { HttpError, parseWith } from '../routes/errors.js';
 import type { RouteContext } from '../routes/types.js';
 import { z } from 'zod';
 
-export type ApiPost = (body: unknown, ctx: RouteContext) => unknown;
+type ApiPost = (body: unknown, ctx: RouteContext) => unknown;
 
 const MAX_BODY = 64 * 1024;
 

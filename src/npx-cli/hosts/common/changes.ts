@@ -9,7 +9,7 @@ export interface HookSpec {
   timeout: number;
 }
 
-export interface ClaudeLayout {
+interface ClaudeLayout {
   /** Group matcher; omitted means every tool / source. */
   matcher?: string;
   /** Extra handler fields placed after `type` (e.g. Gemini's `name`). */
@@ -17,7 +17,7 @@ export interface ClaudeLayout {
 }
 
 /** One Claude-layout group holding our single handler: `{matcher?, hooks:[{type, command, timeout}]}`. */
-export function claudeGroup(rt: Runtime, host: HostId, spec: HookSpec, layout: ClaudeLayout = {}): Record<string, unknown> {
+function claudeGroup(rt: Runtime, host: HostId, spec: HookSpec, layout: ClaudeLayout = {}): Record<string, unknown> {
   const handler = { type: 'command', ...layout.handlerExtra, command: hookCommand(rt, host, spec.event), timeout: spec.timeout };
   return { ...(layout.matcher !== undefined && { matcher: layout.matcher }), hooks: [handler] };
 }

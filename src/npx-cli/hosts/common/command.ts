@@ -29,7 +29,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * `…/dist/bin.js`, or `claude-mem` itself), quoted or not, followed by `hook <host> <event>`.
  * An upgrade, a second checkout or an older install's entry is then replaced, never doubled.
  */
-export function ourHookPattern(host: HostId, event: string): string {
+function ourHookPattern(host: HostId, event: string): string {
   return `(?:/dist/bin\\.js|/claude-mem\\.cjs|(?:^|[\\s'"])claude-mem)['"]?\\s+hook\\s+${escape(host)}\\s+${escape(event)}(?=$|[\\s'"])`;
 }
 

@@ -8,7 +8,7 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import type { Env } from '../../../shared/paths.js';
 import type { DetectEvidence, Detection } from '../types.js';
 
-export const VERSION_TIMEOUT_MS = 1500;
+const VERSION_TIMEOUT_MS = 1500;
 
 export function isDir(path: string): boolean {
   try {
@@ -82,13 +82,13 @@ export function cheapVersion(binary: string, env: Env, timeoutMs = VERSION_TIMEO
   });
 }
 
-export interface DirProbe {
+interface DirProbe {
   path: string;
   /** The override variable that chose this directory, when one did. */
   env?: string;
 }
 
-export interface ProbeSpec {
+interface ProbeSpec {
   dirs?: readonly DirProbe[];
   files?: readonly string[];
   /** Binary names; the first found is asked for its version when `version` is set. */

@@ -4,7 +4,7 @@
  * watchdog exits about 3 s after start, so 5 s leaves room for a cold node start.
  */
 export const CAPTURE_TIMEOUT_S = 10;
-export const CONTEXT_TIMEOUT_S = 5;
+const CONTEXT_TIMEOUT_S = 5;
 
 /** Codex clamps SessionEnd (and Interrupt) hooks to 3 s and reports a larger value as an error item. */
 export const CODEX_SESSION_END_TIMEOUT_S = 3;
