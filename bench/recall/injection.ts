@@ -185,7 +185,7 @@ export async function measureInjection(corpus: Corpus, home: ScratchHome, budget
   const extraEnv = budget === DEFAULT_BUDGET ? {} : { CLAUDE_MEM_CONTEXT_TOKENS: String(budget) };
   const rows: InjectionRow[] = [];
   let n = 0;
-  for (const f of loadFixtures(home.root)) {
+  for (const f of await loadFixtures(home.root)) {
     if (hostsOnly && !hostsOnly.includes(f.hostArg)) continue;
     const turns = splitTurns(f);
     if (!turns) continue;

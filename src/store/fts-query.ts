@@ -51,7 +51,7 @@ function tokensOf(text: string): string[] {
 }
 
 /** `parseConfig` → parse, config; `HTTPServer` → http, server; `v2beta` → v, 2, beta. */
-function camelParts(word: string): string[] {
+export function camelParts(word: string): string[] {
   if (!CAMEL_RE.test(word)) return [];
   const parts = word
     .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
