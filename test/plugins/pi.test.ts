@@ -80,6 +80,18 @@ describe('Pi extension, fixture callbacks of Pi 0.73.1', () => {
     expect(w!.calls.filter((c) => c.path === '/api/context')).toHaveLength(1);
   });
 
+  it('asks for the context within the token budget the host\'s environment gives (CLAUDE_MEM_CONTEXT_TOKENS)', async () => {
+    process.env.CLAUDE_MEM_CONTEXT_TOKENS = '400';
+    try {
+      const { host, w } = await load();
+      await host.replay(records);
+      const ctxCall = w!.calls.find((c) => c.path === '/api/context')!;
+      expect(Object.fromEntries(ctxCall.query)).toMatchObject({ host: 'pi', maxTokens: '400' });
+    } finally {
+      delete process.env.CLAUDE_MEM_CONTEXT_TOKENS;
+    }
+  });
+
   it('registers the five memory tools natively (Pi has no MCP) with JSON Schema parameters, and they answer', async () => {
     const { host, w } = await load();
     expect(host.tools.map((t) => t.name)).toEqual(['mem_search', 'mem_timeline', 'mem_get_observations', 'mem_save', 'mem_context']);

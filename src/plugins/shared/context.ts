@@ -41,7 +41,8 @@ interface Entry {
 const keyOf = (k: ContextKey) => k.sessionId ?? `cwd:${k.cwd}`;
 const MAX_ENTRIES = 256;
 
-export function createContextCache(host: string, link: WorkerLink, log: HookLog): ContextCache {
+/** `maxTokens`: the budget the host's environment or settings.json gives (undefined: the worker's). */
+export function createContextCache(host: string, link: WorkerLink, log: HookLog, maxTokens: () => number | undefined = () => undefined): ContextCache {
   const entries = new Map<string, Entry>();
 
   /** undefined = failed (retry later); '' = the worker has nothing for this project. */
@@ -52,7 +53,7 @@ export function createContextCache(host: string, link: WorkerLink, log: HookLog)
       if (!endpoint) endpoint = await link.start(FETCH_LIMIT_MS / 2);
       if (!endpoint) return undefined;
       const res = await workerRequest({
-        port: endpoint.port, auth: endpoint.auth, path: contextPath({ cwd: k.cwd, host, session: k.sessionId }), timeoutMs: Math.max(50, deadline - Date.now()),
+        port: endpoint.port, auth: endpoint.auth, path: contextPath({ cwd: k.cwd, host, session: k.sessionId, maxTokens: maxTokens() }), timeoutMs: Math.max(50, deadline - Date.now()),
       });
       if (res.status < 200 || res.status >= 300) {
         log.detail(`context: worker answered ${res.status}`);

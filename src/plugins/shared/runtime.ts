@@ -1,6 +1,6 @@
 /** createPluginRuntime: the pieces of ./index.ts put together for one plugin instance. */
 import { createHookLog, type HookLog } from '../../hook/debug-log.js';
-import { contextBudgetMs } from '../../hook/context.js';
+import { contextBudgetMs, contextLimits } from '../../hook/context.js';
 import type { CaptureEvent } from '../../shared/capture-event.js';
 import type { HostId } from '../../shared/hosts.js';
 import { dataPaths, type DataPaths, type Env } from '../../shared/paths.js';
@@ -54,7 +54,7 @@ export function createPluginRuntime(opts: RuntimeOptions): PluginRuntime {
   const log = createHookLog(paths.logs, env.CLAUDE_MEM_DEBUG === '1', `plugin ${opts.host}`);
   const link = createPluginLink(paths, config, log, env);
   const capturer = createCapturer(paths, link, log);
-  const contexts = createContextCache(opts.host, link, log);
+  const contexts = createContextCache(opts.host, link, log, () => contextLimits(env, paths).maxTokens);
   const run = createRecall(opts.host, link, log);
   let budget: number | undefined;
   const budgetMs = () => (budget ??= contextBudgetMs(env, paths));
