@@ -19,7 +19,7 @@ import { readStdin, STDIN_DEADLINE_MS, STDIN_MAX_BYTES } from './stdin.js';
 import type { AdapterResult, HookAdapter } from './types.js';
 
 /** Deadline of one POST of captured events: past it the events go to the spool. */
-export const CAPTURE_TIMEOUT_MS = 300;
+const CAPTURE_TIMEOUT_MS = 300;
 
 /** Past the stdin deadline, capture and the context budget, the watchdog answers and exits. */
 const HARD_LIMIT_SLACK_MS = 1500;

@@ -5,7 +5,7 @@ import { getJson } from './net.js';
 
 const MAX_ROWS = 300;
 
-export function feedRow(r: FeedRow): HTMLElement {
+function feedRow(r: FeedRow): HTMLElement {
   return h('article', { class: `row feed-row kind-${r.kind}`, tabindex: 0, 'data-kind': r.kind, 'data-id': r.id },
     h('div', { class: 'row-head' },
       hostBadge(r.host),

@@ -4,7 +4,7 @@ import { fileList, h, time } from './dom.js';
 import { postJson, WRITES } from './net.js';
 import { confirmAction } from './confirm.js';
 
-export interface ActionTarget {
+interface ActionTarget {
   /** What forget removes: observations by id, a whole session, or a search result set. */
   forget: Record<string, unknown>;
   /** Said in the confirmation. */
@@ -17,7 +17,7 @@ const COUNTED: [string, string][] = [
 ];
 
 /** What a dry run found, in words. */
-export function planText(counts: Record<string, number>): string {
+function planText(counts: Record<string, number>): string {
   const parts = COUNTED.filter(([k]) => counts[k]).map(([k, w]) => `${counts[k]} ${w}`);
   return parts.length ? `This removes ${parts.join(', ')}.` : 'Nothing matches any more.';
 }
@@ -37,7 +37,7 @@ export function forgetButton(target: ActionTarget, done: () => void, label = 'Fo
   }, label);
 }
 
-export function pinButton(o: Pick<Observation, 'id'> & { pinned?: boolean }, done: (pinned: boolean) => void): HTMLElement | null {
+function pinButton(o: Pick<Observation, 'id'> & { pinned?: boolean }, done: (pinned: boolean) => void): HTMLElement | null {
   if (!WRITES.has('pin')) return null;
   const pinned = o.pinned === true;
   return h('button', {
