@@ -154,6 +154,13 @@ describe('a prompt id only the log carries (Copilot CLI, Gemini CLI): hooks give
     store.close();
   });
 
+  it('the hook and the log of one turn in the same batch: one prompt', () => {
+    const store = testStore();
+    store.ingest([...turn('hook', 0, 1, false), ...turn('transcript', 1, 1, true)]);
+    expect(counts(store.dbPath)).toMatchObject({ prompts: 1, assistant: 1, promptIds: ['msg-1'] });
+    store.close();
+  });
+
   it('the log first, then the hooks of the same turn: one prompt', () => {
     const store = testStore();
     store.ingest(turn('transcript', 1, 1, true));
@@ -178,6 +185,13 @@ describe('a tool call id only the log carries (Copilot CLI, Gemini CLI hooks giv
     store.ingest([...log(10, 'echo a', 'tc-1'), ...log(40, 'echo b', 'tc-2')]);
     store.ingest([...log(10, 'echo a', 'tc-1'), ...log(40, 'echo b', 'tc-2')]);
     expect(counts(store.dbPath).observations).toBe(2);
+    store.close();
+  });
+
+  it('the hook and the log of one call in the same batch: the call once', () => {
+    const store = testStore();
+    store.ingest([hook(10, 'echo a'), ...log(10, 'echo a', 'tc-1')]);
+    expect(counts(store.dbPath).observations).toBe(1);
     store.close();
   });
 

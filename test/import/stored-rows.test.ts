@@ -73,6 +73,7 @@ function digest(dbPath: string, home: string): Record<string, string> {
       const rows = db.prepare(sql).all();
       const text = placeFree(JSON.stringify(rows), home);
       if (text.includes(SECRET) || text.includes('hunter2')) throw new Error(`${name} holds a secret or private text`);
+      // DUMP_ROWS=<path prefix>: each table's rows as JSON, to see what a changed digest changed.
       if (process.env.DUMP_ROWS) writeFileSync(`${process.env.DUMP_ROWS}.${name}.json`, placeFree(JSON.stringify(rows, null, 1), home));
       out[name] = `${rows.length}:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
     }
