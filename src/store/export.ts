@@ -8,16 +8,12 @@ import type Database from 'better-sqlite3';
 import { observationKey, OBS_IDENTITY_SQL, sessionIdentity, type ObservationIdentity } from './memory-keys.js';
 import { parseList } from './rows.js';
 import { timeBound } from './search.js';
+import type { ExportFilter } from './types.js';
+export type { ExportFilter } from './types.js';
 
 export const EXPORT_FORMAT = 'claude-mem-export';
 export const EXPORT_VERSION = 1;
 
-export interface ExportFilter {
-  project?: string;
-  host?: string;
-  /** Rows from this ISO date or time on (a date alone: that day's start, UTC). */
-  since?: string;
-}
 
 type ExportCounts = Record<'sessions' | 'events' | 'prompts' | 'assistant' | 'observations' | 'summaries' | 'pins' | 'tombstones', number>;
 

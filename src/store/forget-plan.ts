@@ -11,27 +11,10 @@ import { timeBound } from './search.js';
 import type { StatementCache } from './statements.js';
 import { fileTag, hostTag, projectTag, queryFileSuffixes, typeTag } from './tags.js';
 import { eventKeyFamily } from './memory-keys.js';
+import type { ForgetQuery, ForgetTarget } from './types.js';
+export type { ForgetQuery, ForgetTarget } from './types.js';
 
-export interface ForgetQuery {
-  /** Words that must all occur (a "quoted phrase" word for word; `word*` a prefix). */
-  q: string;
-  project?: string;
-  host?: HostId;
-  type?: string; // an observation type, or prompt / assistant / summary
-  since?: string;
-  until?: string;
-  file?: string;
-}
 
-export interface ForgetTarget {
-  observationIds?: number[];
-  promptIds?: number[];
-  assistantIds?: number[];
-  summaryIds?: number[];
-  /** Sessions by the host's own id (any host unless given); their subagent sessions go too. */
-  sessions?: { hostSessionId: string; host?: HostId }[];
-  query?: ForgetQuery;
-}
 
 export interface ForgetPlan {
   sessions: number[];

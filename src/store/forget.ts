@@ -15,48 +15,13 @@ import { resolvePlan, type ForgetPlan, type ForgetTarget } from './forget-plan.j
 import { contentKey } from './twins.js';
 import { FTS_TABLE } from './search-layout.js';
 import type { StatementCache } from './statements.js';
+import type { ForgottenKind, ForgetCounts, ForgetItem, ForgetResult, PurgeResult } from './types.js';
+export type { ForgottenKind, ForgetCounts, ForgetItem, ForgetResult, PurgeResult } from './types.js';
 
-type ForgottenKind = 'session' | 'observation' | 'prompt' | 'assistant' | 'summary';
 
-export interface ForgetItem {
-  kind: ForgottenKind;
-  id: number;
-  host: HostId;
-  hostSessionId: string;
-  project: string;
-  title: string; // a line of the row's text, to recognise it by
-  createdAt: string;
-}
 
-export interface ForgetCounts {
-  sessions: number;
-  observations: number;
-  prompts: number;
-  assistantMessages: number;
-  summaries: number; // removed
-  summariesRewritten: number; // written again without what was forgotten
-  events: number;
-  pins: number;
-  deadLetters: number;
-}
 
-export interface ForgetResult {
-  dryRun: boolean;
-  counts: ForgetCounts;
-  /** The rows, at most MAX_ITEMS (sessions first); `truncated` when there were more. */
-  items: ForgetItem[];
-  truncated: boolean;
-  /** Tombstones written (0 on a dry run). */
-  tombstones: number;
-}
 
-export interface PurgeResult {
-  /** Bytes of the database file and its WAL before and after. */
-  before: { db: number; wal: number };
-  after: { db: number; wal: number };
-  /** False when a reader in another process kept the WAL from being emptied. */
-  walTruncated: boolean;
-}
 
 interface ForgetHooks {
   /** Writes a session's summary again from its remaining rows (removes it when nothing is left). */

@@ -13,16 +13,10 @@ import {
 } from './memory-keys.js';
 import { observationTags, rowTags } from './tags.js';
 import type { StatementCache } from './statements.js';
+import type { ImportCounts, ImportResult } from './types.js';
+export type { ImportCounts, ImportResult } from './types.js';
 
-export type ImportCounts = Record<'sessions' | 'events' | 'prompts' | 'assistant' | 'observations' | 'summaries' | 'pins' | 'tombstones', number>;
 
-export interface ImportResult {
-  added: ImportCounts;
-  /** Records already here (or named by a tombstone). */
-  skipped: number;
-  /** Records of a type this version does not know (a newer export): left out, counted. */
-  unknown: number;
-}
 
 type Rec = Record<string, unknown>;
 

@@ -5,14 +5,9 @@
 import { StoreError } from './errors.js';
 import { observationKey, OBS_IDENTITY_FROM, OBS_IDENTITY_SQL, type ObservationIdentity } from './memory-keys.js';
 import type { StatementCache } from './statements.js';
+import type { PinRow } from './types.js';
+export type { PinRow } from './types.js';
 
-export interface PinRow {
-  observationId: number;
-  /** The observation's identity across machines (memory-keys.ts). */
-  obsKey: string;
-  project: string;
-  pinnedAt: string;
-}
 
 /** Active pins only (an unpinned row stays, with its time, for export and sync). */
 export const ACTIVE_PIN = 'unpinned_at IS NULL';

@@ -7,6 +7,10 @@
  */
 import type { HostId } from '../shared/hosts.js';
 import type { StatementCache } from './statements.js';
+import type { HostTraffic } from './types.js';
+import type { RecentSessions } from './types.js';
+export type { RecentSessions } from './types.js';
+export type { HostTraffic } from './types.js';
 
 /** How many of a host's newest real sessions are looked at. */
 const RECENT_SESSIONS = 20;
@@ -15,28 +19,7 @@ const RECENT_SESSIONS = 20;
 const TRACKED_KINDS = ['session_start', 'prompt', 'tool_result', 'turn_end', 'session_end'] as const;
 type TrackedKind = (typeof TRACKED_KINDS)[number];
 
-interface RecentSessions {
-  /** Sessions looked at (the host's newest real, non-subagent sessions). */
-  sessions: number;
-  /** Of those, sessions with no stored prompt. */
-  withoutPrompt: number;
-  /** Of those, sessions with no observation (no tool result was understood). */
-  withoutToolResult: number;
-  /** Of those, sessions with no end stored (no session end, no summary from a turn end). */
-  notEnded: number;
-  /** Start time of the newest and the oldest of them. */
-  newestStartedAt: string | null;
-  oldestStartedAt: string | null;
-}
 
-export interface HostTraffic {
-  lastSessionStartAt: string | null;
-  lastPromptAt: string | null;
-  lastToolResultAt: string | null;
-  lastTurnEndAt: string | null;
-  lastSessionEndAt: string | null;
-  recent: RecentSessions;
-}
 
 const FIELD: Record<TrackedKind, keyof Omit<HostTraffic, 'recent'>> = {
   session_start: 'lastSessionStartAt', prompt: 'lastPromptAt', tool_result: 'lastToolResultAt', turn_end: 'lastTurnEndAt', session_end: 'lastSessionEndAt',

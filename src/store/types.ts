@@ -5,20 +5,6 @@
 import type { CaptureEvent } from '../shared/capture-event.js';
 import type { HostId } from '../shared/hosts.js';
 import type { ObservationDraft, ObservationType } from '../observer/types.js';
-import type { HostTraffic } from './traffic.js';
-import type { ViewerReads } from './viewer-reads.js';
-import type { ForgetTarget } from './forget-plan.js';
-import type { ForgetResult, PurgeResult } from './forget.js';
-import type { PinRow } from './pins.js';
-import type { ImportResult } from './import.js';
-
-export type { ImportCounts, ImportResult } from './import.js';
-export type { ExportFilter } from './export.js';
-
-export type { ForgetQuery, ForgetTarget } from './forget-plan.js';
-export type { ForgetCounts, ForgetItem, ForgetResult, PurgeResult } from './forget.js';
-export type { PinRow } from './pins.js';
-
 /** A pin with the observation it holds. */
 export interface PinnedObservation extends PinRow {
   observation: Observation;
@@ -285,7 +271,7 @@ export interface MemoryStore {
   search(query: SearchQuery): SearchAnswer;
   timeline(query: TimelineQuery): TimelineItem[];
   /** What the viewer page reads (sessions, one session's story, the live feed). Optional. */
-  viewer?(): ViewerReads;
+  viewer?(): ViewerReader;
   getObservations(ids: number[]): Observation[];
   getPrompts(ids: number[]): PromptRow[];
   getSession(host: HostId, hostSessionId: string): SessionRow | undefined;
@@ -321,4 +307,197 @@ export interface MemoryStore {
   /** `PRAGMA quick_check` result: 'ok' or the problems. */
   quickCheck(): string;
   close(): void;
+}
+
+export interface ForgetQuery {
+  /** Words that must all occur (a "quoted phrase" word for word; `word*` a prefix). */
+  q: string;
+  project?: string;
+  host?: HostId;
+  type?: string; // an observation type, or prompt / assistant / summary
+  since?: string;
+  until?: string;
+  file?: string;
+}
+
+export interface ForgetTarget {
+  observationIds?: number[];
+  promptIds?: number[];
+  assistantIds?: number[];
+  summaryIds?: number[];
+  /** Sessions by the host's own id (any host unless given); their subagent sessions go too. */
+  sessions?: { hostSessionId: string; host?: HostId }[];
+  query?: ForgetQuery;
+}
+
+export type ForgottenKind = 'session' | 'observation' | 'prompt' | 'assistant' | 'summary';
+
+export interface ForgetCounts {
+  sessions: number;
+  observations: number;
+  prompts: number;
+  assistantMessages: number;
+  summaries: number; // removed
+  summariesRewritten: number; // written again without what was forgotten
+  events: number;
+  pins: number;
+  deadLetters: number;
+}
+
+export interface ForgetItem {
+  kind: ForgottenKind;
+  id: number;
+  host: HostId;
+  hostSessionId: string;
+  project: string;
+  title: string; // a line of the row's text, to recognise it by
+  createdAt: string;
+}
+
+export interface ForgetResult {
+  dryRun: boolean;
+  counts: ForgetCounts;
+  /** The rows, at most MAX_ITEMS (sessions first); `truncated` when there were more. */
+  items: ForgetItem[];
+  truncated: boolean;
+  /** Tombstones written (0 on a dry run). */
+  tombstones: number;
+}
+
+export interface PurgeResult {
+  /** Bytes of the database file and its WAL before and after. */
+  before: { db: number; wal: number };
+  after: { db: number; wal: number };
+  /** False when a reader in another process kept the WAL from being emptied. */
+  walTruncated: boolean;
+}
+
+export interface PinRow {
+  observationId: number;
+  /** The observation's identity across machines (memory-keys.ts). */
+  obsKey: string;
+  project: string;
+  pinnedAt: string;
+}
+
+export type ImportCounts = Record<'sessions' | 'events' | 'prompts' | 'assistant' | 'observations' | 'summaries' | 'pins' | 'tombstones', number>;
+
+export interface ImportResult {
+  added: ImportCounts;
+  /** Records already here (or named by a tombstone). */
+  skipped: number;
+  /** Records of a type this version does not know (a newer export): left out, counted. */
+  unknown: number;
+}
+
+export interface ExportFilter {
+  project?: string;
+  host?: string;
+  /** Rows from this ISO date or time on (a date alone: that day's start, UTC). */
+  since?: string;
+}
+
+export interface HostTraffic {
+  lastSessionStartAt: string | null;
+  lastPromptAt: string | null;
+  lastToolResultAt: string | null;
+  lastTurnEndAt: string | null;
+  lastSessionEndAt: string | null;
+  recent: RecentSessions;
+}
+
+export interface RecentSessions {
+  /** Sessions looked at (the host's newest real, non-subagent sessions). */
+  sessions: number;
+  /** Of those, sessions with no stored prompt. */
+  withoutPrompt: number;
+  /** Of those, sessions with no observation (no tool result was understood). */
+  withoutToolResult: number;
+  /** Of those, sessions with no end stored (no session end, no summary from a turn end). */
+  notEnded: number;
+  /** Start time of the newest and the oldest of them. */
+  newestStartedAt: string | null;
+  oldestStartedAt: string | null;
+}
+
+export interface ViewerProject {
+  project: string;
+  sessions: number;
+  hosts: HostId[];
+  lastAt: string;
+}
+
+export interface ViewerSession {
+  id: number;
+  host: HostId;
+  hostSessionId: string;
+  project: string;
+  cwd: string;
+  parentId: number | null;
+  isSubagent: boolean;
+  agentId: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  endReason: string | null;
+  prompts: number;
+  observations: number;
+  /** The summary's request, else the first prompt. */
+  request: string;
+  children: ViewerSession[];
+}
+
+export type ViewerItem =
+  | { kind: 'prompt'; id: number; number: number; text: string; createdAt: string }
+  | { kind: 'observation'; id: number; observation: Observation; createdAt: string }
+  | { kind: 'assistant'; id: number; promptNumber: number | null; text: string; createdAt: string };
+
+export interface ViewerSummary {
+  id: number;
+  request: string;
+  outcome: string;
+  text: string;
+  filesRead: string[];
+  filesModified: string[];
+  commands: string[];
+  createdAt: string;
+}
+
+export interface ViewerSessionDetail {
+  session: ViewerSession;
+  parent: { id: number; hostSessionId: string } | null;
+  items: ViewerItem[];
+  summary: ViewerSummary | null;
+  /** Subagent sessions, each with its own story. */
+  children: ViewerSessionDetail[];
+}
+
+/** A row of the live feed. */
+export interface FeedRow {
+  kind: 'observation' | 'prompt' | 'summary';
+  id: number;
+  sessionId: number;
+  host: HostId;
+  hostSessionId: string;
+  project: string;
+  type: string;
+  title: string;
+  text: string;
+  files: string[];
+  createdAt: string;
+}
+
+/** Where a feed reader has got to: the highest id seen per table. */
+export interface FeedCursor {
+  observation: number;
+  prompt: number;
+  summary: number;
+}
+
+/** What the viewer reads (viewer-reads.ts implements it). */
+export interface ViewerReader {
+  projects(): ViewerProject[];
+  sessions(q?: { project?: string; host?: HostId; limit?: number }): ViewerSession[];
+  session(id: number, depth?: number): ViewerSessionDetail | undefined;
+  cursor(): FeedCursor;
+  feed(after?: FeedCursor, limit?: number): FeedRow[];
 }

@@ -7,79 +7,15 @@ import type { HostId } from '../shared/hosts.js';
 import { OBSERVATION_COLUMNS, toObservation, type ObservationDbRow, type SessionDbRow } from './rows.js';
 import type { StatementCache } from './statements.js';
 import type { Observation } from './types.js';
+import type { FeedCursor, FeedRow, ViewerItem, ViewerProject, ViewerReader, ViewerSession, ViewerSessionDetail, ViewerSummary } from './types.js';
+export type { ViewerProject, ViewerSession, ViewerItem, ViewerSummary, ViewerSessionDetail, FeedRow, FeedCursor } from './types.js';
 
-export interface ViewerProject {
-  project: string;
-  sessions: number;
-  hosts: HostId[];
-  lastAt: string;
-}
 
-export interface ViewerSession {
-  id: number;
-  host: HostId;
-  hostSessionId: string;
-  project: string;
-  cwd: string;
-  parentId: number | null;
-  isSubagent: boolean;
-  agentId: string | null;
-  startedAt: string;
-  endedAt: string | null;
-  endReason: string | null;
-  prompts: number;
-  observations: number;
-  /** The summary's request, else the first prompt. */
-  request: string;
-  children: ViewerSession[];
-}
 
-export type ViewerItem =
-  | { kind: 'prompt'; id: number; number: number; text: string; createdAt: string }
-  | { kind: 'observation'; id: number; observation: Observation; createdAt: string }
-  | { kind: 'assistant'; id: number; promptNumber: number | null; text: string; createdAt: string };
 
-interface ViewerSummary {
-  id: number;
-  request: string;
-  outcome: string;
-  text: string;
-  filesRead: string[];
-  filesModified: string[];
-  commands: string[];
-  createdAt: string;
-}
 
-export interface ViewerSessionDetail {
-  session: ViewerSession;
-  parent: { id: number; hostSessionId: string } | null;
-  items: ViewerItem[];
-  summary: ViewerSummary | null;
-  /** Subagent sessions, each with its own story. */
-  children: ViewerSessionDetail[];
-}
 
-/** A row of the live feed. */
-export interface FeedRow {
-  kind: 'observation' | 'prompt' | 'summary';
-  id: number;
-  sessionId: number;
-  host: HostId;
-  hostSessionId: string;
-  project: string;
-  type: string;
-  title: string;
-  text: string;
-  files: string[];
-  createdAt: string;
-}
 
-/** Where a feed reader has got to: the highest id seen per table. */
-export interface FeedCursor {
-  observation: number;
-  prompt: number;
-  summary: number;
-}
 
 const MAX_FEED = 200;
 const MAX_SESSIONS = 500;
@@ -111,7 +47,7 @@ const toViewerSession = (r: SessionListRow): ViewerSession => ({
 const clampLimit = (v: number | undefined, dflt: number, max: number): number =>
   v === undefined || !Number.isFinite(v) ? dflt : Math.min(max, Math.max(1, Math.trunc(v)));
 
-export class ViewerReads {
+export class ViewerReads implements ViewerReader {
   constructor(private readonly stmts: StatementCache) {}
 
   projects(): ViewerProject[] {

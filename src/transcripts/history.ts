@@ -12,28 +12,12 @@ import { compileGlob, expandGlob } from './glob.js';
 import type { ByteSource } from './byte-source.js';
 import { readLogToEnd, reopenable, type LogRead } from './ingest.js';
 import { historyReader } from './readers/index.js';
+import type { HistoryLog } from './readers/reader-types.js';
+
+export type { HistoryLog } from './readers/reader-types.js';
 import { loadShippedSchemas } from './shipped.js';
 import type { TranscriptSchema } from './types.js';
 
-export interface HistoryLog {
-  /** Checkpoint key and what is shown: the file path, or `<store path>#<session id>` for a store. */
-  key: string;
-  /** The file on disk (the log itself, or the store that holds it). */
-  path: string;
-  /** Bytes this log stands for (the file's size; for a store, the session's records). */
-  bytes: number;
-  mtimeMs: number;
-  /** Known without reading the log (stores), else undefined. */
-  sessionId?: string;
-  cwd?: string;
-  /** The store could not be listed (not a database, locked, another shape): importing it fails with this. */
-  unreadable?: string;
-  /**
-   * A reader makes this log's lines (a store, a side file first, merged chunks): its checkpoint
-   * offsets count those lines' bytes, not the file's.
-   */
-  madeLines?: boolean;
-}
 
 export interface HistorySource {
   host: HostId;

@@ -4,10 +4,18 @@ import { HOST_LABELS, type HostId } from '../../shared/hosts.js';
 import { dataDir } from '../../shared/paths.js';
 import type { PlannedHost } from '../../worker/import/plan.js';
 import type { ImportSummary } from '../../worker/import/run.js';
-import type { ImportHistoryOpts } from '../commands/import-history.js';
 import { mb } from '../import/progress.js';
 import { findHistory, runHistoryImport } from '../import/session.js';
 import { eprintln, printJson, println, setExit, style } from '../output.js';
+
+/** The options of `claude-mem import-history` as commander gives them. */
+export interface ImportHistoryOpts {
+  ide?: string[];
+  since?: string;
+  project?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
 
 export interface ImportArgs extends ImportHistoryOpts { hosts?: HostId[]; sinceMs?: number }
 

@@ -5,14 +5,7 @@
 import type { Command } from 'commander';
 import { resolveHostList, type HostId } from '../../shared/hosts.js';
 import { UsageError } from '../output.js';
-
-export interface ImportHistoryOpts {
-  ide?: string[];
-  since?: string;
-  project?: string;
-  dryRun?: boolean;
-  json?: boolean;
-}
+import type { ImportHistoryOpts } from '../actions/import-history.js';
 
 const HELP = `
 Reads each host's own session logs (where each host keeps them: docs/import.md) oldest first.

@@ -10,7 +10,7 @@ import type { ImportSummary } from '../../worker/import/run.js';
 import { mb } from '../import/progress.js';
 import { findHistory, runHistoryImport } from '../import/session.js';
 import { eprintln, println } from '../output.js';
-import type { Prompter } from './interactive.js';
+import type { Prompter } from './prompter.js';
 
 export const DEFAULT_IMPORT_DAYS = 90;
 const DAY_MS = 86_400_000;

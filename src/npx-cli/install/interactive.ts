@@ -12,29 +12,13 @@ import { describeDetection } from './detect.js';
 import { detectedIds, filesOf, hostChanges, planInstall, type InstallPlan, type Prepared } from './install-plan.js';
 import { captureText } from './writer-planner.js';
 import { detectionTable, hostLines, runtimeLines, tildify } from './summary.js';
+import type { Prompter } from './prompter.js';
+
+export type { Prompter } from './prompter.js';
 
 export const CANCEL_EXIT = 130;
 
 const short = (s: string) => (s.length > 90 ? `${s.slice(0, 87)}…` : s);
-
-interface Choice<T> {
-  value: T;
-  label: string;
-  hint?: string;
-}
-
-/** The subset of @clack/prompts the flow uses. */
-export interface Prompter {
-  intro(title: string): void;
-  outro(message: string): void;
-  cancel(message: string): void;
-  note(message: string, title?: string): void;
-  isCancel(value: unknown): value is symbol;
-  multiselect<T>(opts: { message: string; options: Choice<T>[]; initialValues: T[]; required: boolean }): Promise<T[] | symbol>;
-  select<T>(opts: { message: string; options: Choice<T>[]; initialValue?: T }): Promise<T | symbol>;
-  spinner(): { start(msg?: string): void; stop(msg?: string): void };
-  log: { info(m: string): void; success(m: string): void; warn(m: string): void; error(m: string): void; message(m: string): void };
-}
 
 /** @clack/prompts, its messages' `claude-mem <command>`s in the form that runs here (as println does). */
 export async function clackPrompter(): Promise<Prompter> {

@@ -9,9 +9,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { HistoryLog } from '../history.js';
+import type { HistoryLog } from './reader-types.js';
 import { bufferSource } from '../byte-source.js';
-import type { HistoryReader } from './index.js';
+import type { HistoryReader } from './reader-types.js';
 import { jsonLines } from './sources.js';
 
 const MAX_LOG_BYTES = 256 * 1024 * 1024;

@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import type { HistoryLog } from '../history.js';
-import type { HistoryReader } from './index.js';
+import type { HistoryLog } from './reader-types.js';
+import type { HistoryReader } from './reader-types.js';
 import { jsonLines, prefixedFile } from './sources.js';
 import { bufferSource } from '../byte-source.js';
 

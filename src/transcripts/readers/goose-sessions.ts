@@ -6,9 +6,9 @@
  * `{id, role, created, content[]}` (content blocks text / toolRequest / toolResponse / …).
  */
 import { basename } from 'node:path';
-import type { HistoryLog } from '../history.js';
+import type { HistoryLog } from './reader-types.js';
 import { bufferSource } from '../byte-source.js';
-import type { HistoryReader } from './index.js';
+import type { HistoryReader } from './reader-types.js';
 import { jsonLines, prefixedFile } from './sources.js';
 import { hasColumns, json, withReadOnlyDb, type ReadOnlyDb } from './sqlite-snapshot.js';
 

@@ -8,9 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { HistoryLog } from '../history.js';
+import type { HistoryLog } from './reader-types.js';
 import { bufferSource } from '../byte-source.js';
-import type { HistoryReader } from './index.js';
+import type { HistoryReader } from './reader-types.js';
 
 const MAX_LOG_BYTES = 512 * 1024 * 1024;
 const CHUNKS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk']);

@@ -3,8 +3,7 @@
  * session) becomes the line stream its schema reads. A reader lists the logs one store file
  * holds and makes one log's lines; it never writes to the store it reads.
  */
-import type { ByteSource } from '../byte-source.js';
-import type { HistoryLog } from '../history.js';
+import type { HistoryLog, HistoryReader } from './reader-types.js';
 import { cursorTranscript } from './cursor-transcript.js';
 import { geminiChat } from './gemini-chat.js';
 import { gooseSessions } from './goose-sessions.js';
@@ -15,12 +14,8 @@ import { openclawSqlite } from './openclaw-sqlite.js';
 import { opencodeSqlite } from './opencode-sqlite.js';
 import { rooTask } from './roo-task.js';
 
-export interface HistoryReader {
-  /** The logs (sessions) one matched file holds. */
-  list(path: string, file: { bytes: number; mtimeMs: number }): Promise<HistoryLog[]>;
-  /** One log's JSON lines, or null when the session is gone. */
-  open(log: HistoryLog): Promise<ByteSource | null>;
-}
+export type { HistoryReader } from './reader-types.js';
+
 
 const READERS: Record<string, HistoryReader> = {
   'gemini-chat': geminiChat,

@@ -7,9 +7,9 @@
  * a line the processor dead-letters (a JSON string, never an object), so it is never lost silently.
  */
 import { decompress } from 'fzstd';
-import type { HistoryLog } from '../history.js';
+import type { HistoryLog } from './reader-types.js';
 import { bufferSource } from '../byte-source.js';
-import type { HistoryReader } from './index.js';
+import type { HistoryReader } from './reader-types.js';
 import { hasColumns, withReadOnlyDb, type ReadOnlyDb } from './sqlite-snapshot.js';
 
 const COLUMNS = ['session_id', 'seq', 'event_json', 'created_at'];

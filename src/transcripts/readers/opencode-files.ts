@@ -7,7 +7,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { HistoryLog } from '../history.js';
+import type { HistoryLog } from './reader-types.js';
 
 type Rec = Record<string, unknown>;
 const obj = (v: unknown): Rec | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : undefined);

@@ -6,9 +6,9 @@
  * part carrying its message's role and summary flag (the join the schema language cannot make).
  * Older OpenCode's JSON files (`storage/session/<project>/<session>.json`) give the same lines.
  */
-import type { HistoryLog } from '../history.js';
+import type { HistoryLog } from './reader-types.js';
 import { bufferSource } from '../byte-source.js';
-import type { HistoryReader } from './index.js';
+import type { HistoryReader } from './reader-types.js';
 import { listSessionFile, sessionFileLines } from './opencode-files.js';
 import { jsonLines } from './sources.js';
 import { hasColumns, json, withReadOnlyDb, type ReadOnlyDb } from './sqlite-snapshot.js';

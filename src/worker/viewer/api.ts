@@ -10,12 +10,12 @@ import { parseWith } from '../routes/errors.js';
 import { SearchQuery, queryObject } from '../routes/schemas.js';
 import type { RouteContext } from '../routes/types.js';
 import { StoreError } from '../../store/errors.js';
-import type { ViewerReads } from '../../store/viewer-reads.js';
+import type { ViewerReader } from '../../store/types.js';
 import { captureHealth } from './health.js';
 
 type ApiGet = (q: URLSearchParams, ctx: RouteContext, dataDir: string) => unknown;
 
-export function readsOf(ctx: RouteContext): ViewerReads {
+export function readsOf(ctx: RouteContext): ViewerReader {
   const reads = ctx.store.viewer?.();
   if (!reads) throw new StoreError('invalid_input', 'this store has no viewer reads');
   return reads;

@@ -4,7 +4,7 @@
  * transcript watcher) a few times a second and sends them to every listener.
  */
 import type { ServerResponse } from 'node:http';
-import type { FeedCursor, ViewerReads } from '../../store/viewer-reads.js';
+import type { FeedCursor, ViewerReader } from '../../store/types.js';
 import { SECURITY_HEADERS } from './respond.js';
 
 const POLL_MS = 400;
@@ -17,7 +17,7 @@ export class FeedStream {
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
 
-  constructor(private readonly reads: () => ViewerReads, private readonly onError: (err: unknown) => void) {}
+  constructor(private readonly reads: () => ViewerReader, private readonly onError: (err: unknown) => void) {}
 
   /** Starts streaming to `res`; false when too many pages listen already. */
   add(res: ServerResponse): boolean {
