@@ -155,6 +155,15 @@ function gitStatus(): NoiseTemplate {
 }
 
 /** The ordinary-session templates for a vocabulary, each used in turn. */
+/** A `git diff --stat` of a few of the project's files. */
+export function diffStatOf(files: readonly SourceFile[]): (rng: Rng) => string {
+  return (rng) => {
+    const picks = rng.shuffle(files).slice(0, rng.int(2, 4));
+    const rows = picks.map((f) => ` ${f.path} | ${rng.int(2, 40)} ${'+'.repeat(rng.int(1, 6))}${'-'.repeat(rng.int(0, 4))}`);
+    return [...rows, ` ${picks.length} files changed, ${rng.int(5, 80)} insertions(+), ${rng.int(0, 30)} deletions(-)`].join('\n');
+  };
+}
+
 export function noiseTemplates(v: Vocab): NoiseTemplate[] {
   return [runTests(v), addTest(v), bumpDep(v), fixLint(v), explainFile(v), runTests(v), rename(v), commitMessage(v), aside(v), gitStatus(), addTest(v), explainFile(v)];
 }

@@ -1,7 +1,7 @@
 /** ledger-api: a TypeScript invoicing service (Fastify, Postgres via Kysely, pnpm, vitest, Fly.io). */
 import type { Rng } from '../../rng.js';
 import { ed, gr, lines, rd, say, sh, turn, wr, type Episode, type ProjectHistory } from '../dsl.js';
-import { exploreSteps, noiseTemplates, warmupTemplates, type SourceFile, type Vocab } from '../noise.js';
+import { diffStatOf, exploreSteps, noiseTemplates, warmupTemplates, type SourceFile, type Vocab } from '../noise.js';
 
 const FILES: SourceFile[] = [
   {
@@ -155,11 +155,7 @@ const VOCAB: Vocab = {
     { from: 'tenantCtx', to: 'tenantContext', files: ['src/plugins/auth.ts', 'src/routes/invoices.ts'] },
     { from: 'calcTotal', to: 'invoiceTotal', files: ['src/billing/totals.ts', 'src/routes/invoices.ts', 'src/pdf/render.ts'] },
   ],
-  diffStat: (rng) => {
-    const picks = rng.shuffle(FILES).slice(0, rng.int(2, 4));
-    const rows = picks.map((f) => ` ${f.path} | ${rng.int(2, 40)} ${'+'.repeat(rng.int(1, 6))}${'-'.repeat(rng.int(0, 4))}`);
-    return [...rows, ` ${picks.length} files changed, ${rng.int(5, 80)} insertions(+), ${rng.int(0, 30)} deletions(-)`].join('\n');
-  },
+  diffStat: diffStatOf(FILES),
   asides: [
     { q: 'what is the difference between interface and type in TypeScript, in two sentences?', a: 'Interfaces can be reopened and merged and are meant for object shapes; type aliases cannot be reopened but can name unions, tuples and mapped types. For plain object shapes either works.', fact: 'interface and type' },
     { q: 'how do I undo my last local commit but keep the changes?', a: 'Run `git reset --soft HEAD~1`: the commit is gone and its changes stay staged.', fact: 'undo my last local commit' },

@@ -4,7 +4,7 @@
  */
 import type { Rng } from '../../rng.js';
 import { ed, gr, lines, rd, say, sh, turn, wr, type Episode, type ProjectHistory } from '../dsl.js';
-import { exploreSteps, noiseTemplates, warmupTemplates, type SourceFile, type Vocab } from '../noise.js';
+import { diffStatOf, exploreSteps, noiseTemplates, warmupTemplates, type SourceFile, type Vocab } from '../noise.js';
 
 const ROOT = '/home/dev/projects/crewlog-mobile';
 
@@ -195,11 +195,7 @@ const VOCAB: Vocab = {
     { from: 'JobCard', to: 'JobRow', files: ['src/components/JobCard.tsx', 'src/screens/JobListScreen.tsx', 'src/components/JobCard.test.tsx'] },
     { from: 'useSession', to: 'useSessionStore', files: ['src/state/session.ts', 'src/navigation/RootNavigator.tsx', 'src/screens/SignInScreen.tsx'] },
   ],
-  diffStat: (rng) => {
-    const picks = rng.shuffle(FILES).slice(0, rng.int(2, 4));
-    const rows = picks.map((f) => ` ${f.path} | ${rng.int(2, 40)} ${'+'.repeat(rng.int(1, 6))}${'-'.repeat(rng.int(0, 4))}`);
-    return [...rows, ` ${picks.length} files changed, ${rng.int(5, 80)} insertions(+), ${rng.int(0, 30)} deletions(-)`].join('\n');
-  },
+  diffStat: diffStatOf(FILES),
   asides: [
     { q: 'what is the difference between useMemo and useCallback, briefly?', a: 'useMemo caches the result of a function between renders; useCallback caches the function itself. useCallback(fn, deps) is the same as useMemo(() => fn, deps).', fact: 'useMemo' },
     { q: 'how do I list the simulators installed on this mac?', a: 'Run `xcrun simctl list devices available`; `xcrun simctl boot "iPhone 15"` starts one.', fact: 'simulators' },

@@ -4,7 +4,7 @@
  */
 import type { Rng } from '../../rng.js';
 import { ed, gr, lines, rd, say, sh, turn, wr, type Episode, type ProjectHistory } from '../dsl.js';
-import { exploreSteps, noiseTemplates, warmupTemplates, type SourceFile, type Vocab } from '../noise.js';
+import { diffStatOf, exploreSteps, noiseTemplates, warmupTemplates, type SourceFile, type Vocab } from '../noise.js';
 
 const ROOT = '/home/dev/projects/pipeline-etl';
 
@@ -208,11 +208,7 @@ const VOCAB: Vocab = {
     { from: 'raw_path', to: 'lake_key', files: ['pipeline/lake.py', 'pipeline/extract/orders.py', 'pipeline/extract/customers.py'] },
     { from: 'to_eur', to: 'convert_to_eur', files: ['pipeline/transform/currency.py', 'dags/daily_orders.py', 'tests/transform/test_currency.py'] },
   ],
-  diffStat: (rng) => {
-    const picks = rng.shuffle(FILES).slice(0, rng.int(2, 4));
-    const rows = picks.map((f) => ` ${f.path} | ${rng.int(2, 40)} ${'+'.repeat(rng.int(1, 6))}${'-'.repeat(rng.int(0, 4))}`);
-    return [...rows, ` ${picks.length} files changed, ${rng.int(5, 80)} insertions(+), ${rng.int(0, 30)} deletions(-)`].join('\n');
-  },
+  diffStat: diffStatOf(FILES),
   asides: [
     { q: 'quick one: list comprehension vs generator expression, when does it matter?', a: 'A list comprehension builds the whole list at once; a generator expression yields items lazily, so it matters when the input is large or you only consume it once (sum(), any()). If you need len() or to iterate twice, use the list.', fact: 'generator expression' },
     { q: 'how do I see which process is listening on port 8080?', a: 'Run `ss -ltnp | grep 8080` (or `lsof -i :8080`); the last column names the process and its pid.', fact: 'port 8080' },
