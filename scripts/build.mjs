@@ -123,6 +123,33 @@ const lazyChildProcess = {
     }));
   },
 };
+// The host modules found by folder (src/hosts/<id>/<id>-install.ts, <id>-hooks.ts) are loaded by
+// an import() with a pattern, which esbuild splits into one chunk per file: loading dozens of small
+// ES modules one by one made install and doctor slower. In the CLI build each pattern becomes one
+// module that holds every host's file, so a command that plans hosts loads one chunk per kind.
+const HOST_PATTERNS = [
+  { file: 'src/npx-cli/hosts/modules.ts', kind: 'install' },
+  { file: 'src/hook/adapters/index.ts', kind: 'hooks' },
+];
+const hostFolders = {
+  name: 'host-folders',
+  setup(b) {
+    for (const { file, kind } of HOST_PATTERNS) {
+      const call = `import(\`../../hosts/\${id}/\${id}-${kind}.ts\`)`;
+      b.onLoad({ filter: new RegExp(`${file.replace(/[/.]/g, (c) => `\\${c}`)}$`) }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(call)) throw new Error(`${file} no longer loads host modules with ${call}: update scripts/build.mjs`);
+        return { contents: source.replace(call, `import('host-folders:${kind}').then((all) => all.default[id] ?? {})`), loader: 'ts' };
+      });
+    }
+    b.onResolve({ filter: /^host-folders:/ }, (args) => ({ path: args.path.slice('host-folders:'.length), namespace: 'host-folders' }));
+    b.onLoad({ filter: /.*/, namespace: 'host-folders' }, (args) => {
+      const ids = readdirSync('src/hosts').filter((id) => existsSync(join('src/hosts', id, `${id}-${args.path}.ts`))).sort();
+      const lines = ids.map((id, i) => `import * as m${i} from ${JSON.stringify(resolve('src/hosts', id, `${id}-${args.path}.ts`))};`);
+      return { contents: `${lines.join('\n')}\nexport default { ${ids.map((id, i) => `${JSON.stringify(id)}: m${i}`).join(', ')} };\n`, loader: 'ts', resolveDir: resolve('src/hosts') };
+    });
+  },
+};
 await build({
   ...common,
   entryPoints: entries,
@@ -131,7 +158,7 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   external,
-  plugins: [lazyChildProcess],
+  plugins: [lazyChildProcess, hostFolders],
   define: { ...common.define, ...viewerDefine },
   banner: { js: "import { createRequire as __cmCreateRequire } from 'node:module';\nconst require = __cmCreateRequire(import.meta.url);" },
 });
