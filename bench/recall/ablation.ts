@@ -26,6 +26,7 @@ const W = DEFAULT_WEIGHTS;
 export const VARIANTS: readonly Variant[] = [
   { name: 'default', change: 'as shipped', tuning: DEFAULT_TUNING },
   { name: 'no function-word removal', change: 'stop words kept as query terms', tuning: { query: { stopWords: false }, weights: W } },
+  { name: 'no synonyms', change: 'a word matches only itself (synonyms.ts off)', tuning: { query: { synonyms: false }, weights: W } },
   { name: 'no automatic prefixes', change: 'words of 4+ letters match only as words', tuning: { query: { autoPrefix: false }, weights: W } },
   { name: 'best row only', change: 'a turn scores its best row (row decay 0)', tuning: { query: {}, weights: { ...W, rowDecay: 0 } } },
   { name: 'rows summed', change: 'a turn sums its rows (row decay 1)', tuning: { query: {}, weights: { ...W, rowDecay: 1 } } },

@@ -10,9 +10,12 @@
  * - Code terms: `parseConfig` and `parse_config` find each other, `read-only` finds `readonly`,
  *   `--dry-run` is `dry run`, paths and `file.ts` are phrases of their parts.
  * - "quoted text" must occur, word for word (search.ts checks the exact words; see exactPhrases).
+ * - A word also matches the words developers use for the same thing (synonyms.ts): `bills` finds
+ *   `invoice`, `throttled` finds `rate limit`; two adjacent words are looked up as a pair too.
  * - `migr*` is an explicit prefix.
  */
 import { isStopWord } from './stop-words.js';
+import { synonymsOf } from './synonyms.js';
 
 const MAX_TERMS = 16;
 export const MAX_TOKEN_CHARS = 64;
@@ -27,6 +30,8 @@ interface Alt {
   prefix: boolean;
   /** A prefix the query added by itself (the word was typed whole): search may leave it out. */
   auto?: boolean;
+  /** Another word for what was typed (synonyms.ts). */
+  synonym?: boolean;
 }
 
 export interface QueryTerm {
@@ -63,9 +68,11 @@ export function camelParts(word: string): string[] {
 }
 
 const single = (t: string, prefix = false): Alt => ({ tokens: [fold(t)], prefix });
+const synonymAlts = (words: readonly string[]): Alt[] => synonymsOf(words).map((tokens) => ({ tokens: [...tokens], prefix: false, synonym: true }));
 
 /** The alternatives of one bare chunk of the query (no whitespace in it). */
-function chunkAlts(chunk: string, stopWords: boolean): { alts: Alt[]; stop: boolean } {
+function chunkAlts(chunk: string, o: QueryOptions): { alts: Alt[]; stop: boolean } {
+  const stopWords = o.stopWords !== false;
   const explicitPrefix = /[\p{L}\p{N}\p{M}\p{Co}]\*+$/u.test(chunk);
   const words = tokensOf(chunk);
   if (!words.length) return { alts: [], stop: false };
@@ -76,12 +83,17 @@ function chunkAlts(chunk: string, stopWords: boolean): { alts: Alt[]; stop: bool
     if (parts.length) return { alts: [single(w), { tokens: parts, prefix: false }], stop: false };
     const f = fold(w);
     if (stopWords && isStopWord(f)) return { alts: [single(w)], stop: true };
-    return { alts: f.length >= AUTO_PREFIX_MIN ? [single(w), { ...single(w, true), auto: true }] : [single(w)], stop: false };
+    const alts = f.length >= AUTO_PREFIX_MIN ? [single(w), { ...single(w, true), auto: true }] : [single(w)];
+    return { alts: o.synonyms === false ? alts : [...alts, ...synonymAlts([f])], stop: false };
   }
   const folded = words.map(fold);
   const alts: Alt[] = [{ tokens: folded, prefix: explicitPrefix }];
   // Words joined by - or _ only (read-only, parse_config, --dry-run): also the joined word.
-  if (/^[-_#@]*[\p{L}\p{N}\p{M}]+(?:[-_]+[\p{L}\p{N}\p{M}]+)+\*?$/u.test(chunk)) alts.push({ tokens: [folded.join('')], prefix: false });
+  if (/^[-_#@]*[\p{L}\p{N}\p{M}]+(?:[-_]+[\p{L}\p{N}\p{M}]+)+\*?$/u.test(chunk)) {
+    alts.push({ tokens: [folded.join('')], prefix: false });
+    // `over-the-air`, `per-day`: the words of their group too, as a phrase or joined.
+    if (o.synonyms !== false) alts.push(...synonymAlts(folded), ...synonymAlts([folded.join('')]));
+  }
   // A path: its last part alone too (`src/config/loader.ts` is also `loader.ts`).
   const segments = chunk.split(/[\\/]+/).filter(Boolean);
   if (segments.length > 1) {
@@ -96,6 +108,13 @@ const altKey = (a: Alt): string => `${a.tokens.join(' ')}${a.prefix ? '*' : ''}`
 export interface QueryOptions {
   /** Leave function words out (default); off only to measure what that gains. */
   stopWords?: boolean;
+  /** Match the other words of a word's group (default); off only to measure what that gains. */
+  synonyms?: boolean;
+}
+
+/** A plain word of the query (not quoted, not a path or code term), folded; null otherwise. */
+function plainWord(chunk: string): string | null {
+  return /^[\p{L}\p{N}]+$/u.test(chunk) ? fold(chunk) : null;
 }
 
 /** The terms of `input`, in order; at most 16. */
@@ -104,11 +123,13 @@ export function parseQuery(input: string, opts: QueryOptions = {}): ParsedQuery 
   const stops: QueryTerm[] = [];
   const exact: string[][] = [];
   const seen = new Set<string>();
+  let previous: string | null = null;
   // "quoted phrases" and bare chunks; an unbalanced quote runs to the end.
   const parts = String(input).normalize('NFC').match(/"[^"]*(?:"\*?)?|[^\s",;]+/g) ?? [];
   for (const part of parts) {
     if (terms.length >= MAX_TERMS) break;
     if (part.startsWith('"')) {
+      previous = null;
       const words = tokensOf(part.slice(1).replace(/"\*?$/, '')).map(fold);
       if (!words.length) continue;
       const alt: Alt = { tokens: words, prefix: /"\*$/.test(part) };
@@ -118,7 +139,16 @@ export function parseQuery(input: string, opts: QueryOptions = {}): ParsedQuery 
       if (!alt.prefix) exact.push(words);
       continue;
     }
-    const { alts, stop } = chunkAlts(part.replace(/[?!.,:;)\]}'`]+$/u, '').replace(/^[(['`]+/u, ''), opts.stopWords !== false);
+    const chunk = part.replace(/[?!.,:;)\]}'`]+$/u, '').replace(/^[(['`]+/u, '');
+    const word = plainWord(chunk);
+    // Two words that name one thing ("payment provider", "rate limit"): their group's words too.
+    const pair = previous && word && opts.synonyms !== false ? synonymAlts([previous, word]) : [];
+    if (pair.length && !seen.has(`${previous} ${word}~`)) {
+      seen.add(`${previous} ${word}~`);
+      terms.push({ text: `${previous} ${word}`, alts: pair, required: false });
+    }
+    previous = /[?!.,:;]$/.test(part) ? null : word;
+    const { alts, stop } = chunkAlts(chunk, opts);
     if (!alts.length) continue;
     const key = alts.map(altKey).join('|');
     if (seen.has(key)) continue;
