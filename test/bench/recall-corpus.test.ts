@@ -13,10 +13,10 @@ describe('bench:recall own histories', () => {
   const corpus = generateCorpus({ seed: 13, quick: false });
   const byId = new Map(corpus.sessions.map((s) => [s.id, s]));
 
-  it('holds three different kinds of project, each with its own directory', () => {
-    expect(Object.keys(corpus.projects).sort()).toEqual(['ledger-api', 'mobile-app', 'pipeline-etl']);
-    expect(new Set(Object.values(corpus.projects).map((p) => p.dir)).size).toBe(3);
-    expect(new Set(Object.values(corpus.projects).map((p) => p.kind)).size).toBe(3);
+  it('holds four different kinds of project, each with its own directory', () => {
+    expect(Object.keys(corpus.projects).sort()).toEqual(['ledger-api', 'mobile-app', 'pipeline-etl', 'platform-infra']);
+    expect(new Set(Object.values(corpus.projects).map((p) => p.dir)).size).toBe(4);
+    expect(new Set(Object.values(corpus.projects).map((p) => p.kind)).size).toBe(4);
   });
 
   it('gives every project about the same number of episodes and questions, half of them paraphrased', () => {
