@@ -220,10 +220,13 @@ function buildThesaurus(text: string): Map<string, string[][]> {
   return map;
 }
 
+/** Alternatives a word gets at most (a group's first members are its closest words). */
+const MAX_PER_WORD = 8;
+
 let thesaurus: Map<string, string[][]> | undefined;
 
 /** What else a query word (or two adjacent words) may be written as: token lists, folded. */
 export function synonymsOf(folded: readonly string[]): readonly string[][] {
   thesaurus ??= buildThesaurus(GROUPS);
-  return thesaurus.get(folded.map((w) => stemmer(w)).join(' ')) ?? [];
+  return (thesaurus.get(folded.map((w) => stemmer(w)).join(' ')) ?? []).slice(0, MAX_PER_WORD);
 }
